@@ -1,0 +1,11 @@
+//! branan: a tafl analysis service.
+//!
+//! - [`rules`]: the game (five presets, notation, moves, captures, game end, perft).
+//! - [`search`]: the engine (best move from a time-limited search).
+//! - `api` (feature `server`): the HTTP service.
+//! - `cli` (feature `server`): the `branan` command line.
+
+pub mod rules;
+
+#[cfg(feature = "server")]
+pub mod cli;

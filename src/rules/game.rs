@@ -1,0 +1,120 @@
+//! A game: a position with the history that the repetition rule needs.
+
+use super::bitboard::BitBoard;
+use super::error::PlayError;
+use super::moves::{Move, MoveList, MoveText};
+use super::outcome::Outcome;
+use super::position::Position;
+
+/// How many times the last key of `keys` occurs in it. `plies_since_capture` is the
+/// counter of that last position: no position before the last capture can repeat
+/// (a capture cannot be undone), and only every second one has the same side to
+/// move, so at most `plies_since_capture / 2 + 1` keys are looked at.
+///
+/// ```
+/// assert_eq!(branan::rules::repetitions(&[7, 1, 7, 2, 7], 4), 3);
+/// assert_eq!(branan::rules::repetitions(&[7, 1, 7, 2, 7], 1), 1);
+/// ```
+pub fn repetitions(keys: &[u64], plies_since_capture: u16) -> usize {
+    let Some(&last) = keys.last() else {
+        return 0;
+    };
+    let span = (plies_since_capture as usize + 1).min(keys.len());
+    keys[keys.len() - span..]
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|&&k| k == last)
+        .count()
+}
+
+/// A game from a given position: the position now, and the key of every position
+/// since the start (the start included), so that repetition is judged over the
+/// game's history.
+///
+/// ```
+/// use branan::rules::{Game, Position, Variant, Side, Reason};
+/// let v = Variant::by_id("brandubh").unwrap();
+/// let mut game = Game::new(Position::parse(v, "4t2/7/7/2tK3/7/7/7 a 0").unwrap());
+/// let captures = game.play("e7-e4".parse().unwrap()).unwrap();
+/// assert_eq!(captures.map(|s| s.to_string()).collect::<Vec<_>>(), ["d4"]);
+/// let end = game.outcome().unwrap();
+/// assert_eq!((end.winner, end.reason), (Some(Side::Attackers), Reason::KingCaptured));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    keys: Vec<u64>,
+    moves: Vec<Move>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            keys: vec![start.key()],
+            position: start,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The keys of every position since the start, the current one last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// The moves played since the start.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// How many times the current position has occurred (1 the first time).
+    pub fn repetitions(&self) -> usize {
+        repetitions(&self.keys, self.position.plies_since_capture())
+    }
+
+    /// `None` while the game goes on, else who won and why.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome(self.repetitions())
+    }
+
+    /// The legal moves: none once the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome().is_some() {
+            MoveList::new()
+        } else {
+            self.position.legal_moves()
+        }
+    }
+
+    /// Plays a move if the game goes on and the move is legal; returns the captures.
+    pub fn play(&mut self, m: Move) -> Result<BitBoard, PlayError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(PlayError::GameOver(outcome));
+        }
+        let (next, captures) = self.position.play(m)?;
+        self.position = next;
+        self.keys.push(next.key());
+        self.moves.push(m);
+        Ok(captures)
+    }
+
+    /// Plays a move as written, checking any captures it declares against the real
+    /// ones before playing it.
+    pub fn play_text(&mut self, text: &MoveText) -> Result<BitBoard, PlayError> {
+        if let Some(declared) = text.declared_captures {
+            if let Some(outcome) = self.outcome() {
+                return Err(PlayError::GameOver(outcome));
+            }
+            let (_, actual) = self.position.play(text.mv)?;
+            if actual != declared {
+                return Err(PlayError::CaptureMismatch { declared, actual });
+            }
+        }
+        self.play(text.mv)
+    }
+}

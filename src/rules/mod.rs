@@ -1,0 +1,40 @@
+//! The game: squares and bitboards, the five presets of RULES.md, the position
+//! notation, move generation, captures, the end of the game, Zobrist keys and perft.
+//!
+//! Nothing here does I/O or knows about HTTP.
+//!
+//! ```
+//! use branan::rules::{Game, Position, Variant};
+//! let tablut = Variant::by_id("tablut").unwrap();
+//! let mut game = Game::new(Position::parse(tablut, "9/1K7/9/9/9/9/9/9/8t d 0").unwrap());
+//! game.play("b8-b9".parse().unwrap()).unwrap();
+//! assert_eq!(game.outcome().unwrap().reason.name(), "king_escaped");
+//! ```
+
+mod bitboard;
+mod error;
+mod game;
+mod moves;
+mod notation;
+mod outcome;
+mod perft;
+mod position;
+mod square;
+mod variant;
+mod zobrist;
+
+pub use bitboard::BitBoard;
+pub use error::{
+    Field, IllegalMove, InvalidPosition, MoveParseError, ParseError, PlayError, PositionError,
+};
+pub use game::{Game, repetitions};
+pub use moves::{MAX_MOVES, Move, MoveList, MoveText};
+pub use notation::Setup;
+pub use outcome::{Outcome, Reason};
+pub use perft::{divide, perft};
+pub use position::Position;
+pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
+pub use variant::{
+    Escape, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
+};
+pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

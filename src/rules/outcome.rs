@@ -1,0 +1,75 @@
+//! How a game ends.
+
+use super::square::Side;
+
+/// Why a game ended, with the names RULES.md gives them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Reason {
+    KingEscaped,
+    KingCaptured,
+    AttackersEliminated,
+    NoLegalMoves,
+    Repetition,
+    NoCaptureLimit,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 6] = [
+        Reason::KingEscaped,
+        Reason::KingCaptured,
+        Reason::AttackersEliminated,
+        Reason::NoLegalMoves,
+        Reason::Repetition,
+        Reason::NoCaptureLimit,
+    ];
+
+    /// The reason's name: `king_escaped`, `king_captured`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::KingEscaped => "king_escaped",
+            Reason::KingCaptured => "king_captured",
+            Reason::AttackersEliminated => "attackers_eliminated",
+            Reason::NoLegalMoves => "no_legal_moves",
+            Reason::Repetition => "repetition",
+            Reason::NoCaptureLimit => "no_capture_limit",
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The end of a game: who won (`None` for a draw) and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub const fn win(side: Side, reason: Reason) -> Outcome {
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
+    }
+
+    pub const fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} won ({})", self.reason),
+            None => write!(f, "draw ({})", self.reason),
+        }
+    }
+}

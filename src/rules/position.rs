@@ -1,0 +1,493 @@
+//! A validated position: the board, the side to move and the plies since the last
+//! capture, with its Zobrist key. Move generation, captures and playing a move.
+
+use std::fmt;
+
+use super::bitboard::BitBoard;
+use super::error::IllegalMove;
+use super::moves::{Move, MoveList};
+use super::outcome::{Outcome, Reason};
+use super::square::{Piece, Side, Square};
+use super::variant::{KingCapture, NONE, RepetitionOutcome, Variant};
+use super::zobrist;
+
+/// A position of one preset. Always valid for its preset: built by
+/// [`Position::start`], [`Position::parse`] or [`super::Setup::into_position`].
+///
+/// Positions are small (`Copy`); the search plays moves by copying.
+///
+/// ```
+/// use branan::rules::{Position, Variant};
+/// let v = Variant::by_id("brandubh").unwrap();
+/// let pos = Position::start(v);
+/// assert_eq!(pos.legal_moves().len(), 40);
+/// let (next, captures) = pos.play("d7-c7".parse().unwrap()).unwrap();
+/// assert!(captures.is_empty());
+/// assert_eq!(next.to_string(), "2t4/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 1");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Position {
+    pub(crate) variant: &'static Variant,
+    pub(crate) attackers: BitBoard,
+    /// Defending soldiers, without the king.
+    pub(crate) defenders: BitBoard,
+    /// The king's square, or empty once he is captured.
+    pub(crate) king: BitBoard,
+    pub(crate) turn: Side,
+    pub(crate) plies_since_capture: u16,
+    pub(crate) key: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.variant.id == other.variant.id
+            && self.attackers == other.attackers
+            && self.defenders == other.defenders
+            && self.king == other.king
+            && self.turn == other.turn
+            && self.plies_since_capture == other.plies_since_capture
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} {})", self.variant.id, self)
+    }
+}
+
+impl Position {
+    /// The preset's starting position.
+    pub fn start(variant: &'static Variant) -> Position {
+        match Position::parse(variant, variant.start) {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("start position of {} is invalid: {e}", variant.id),
+        }
+    }
+
+    /// Builds a position from its parts. The caller has checked that the sets are
+    /// disjoint, on the board, and valid for the preset.
+    pub(crate) fn from_parts(
+        variant: &'static Variant,
+        attackers: BitBoard,
+        defenders: BitBoard,
+        king: BitBoard,
+        turn: Side,
+        plies_since_capture: u16,
+    ) -> Position {
+        let mut pos = Position {
+            variant,
+            attackers,
+            defenders,
+            king,
+            turn,
+            plies_since_capture,
+            key: 0,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.turn
+    }
+
+    pub fn plies_since_capture(&self) -> u16 {
+        self.plies_since_capture
+    }
+
+    /// The Zobrist key of the board and the side to move (not the counter).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn attackers(&self) -> BitBoard {
+        self.attackers
+    }
+
+    /// The defending soldiers (without the king).
+    pub fn defenders(&self) -> BitBoard {
+        self.defenders
+    }
+
+    pub fn king(&self) -> Option<Square> {
+        self.king.first()
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> BitBoard {
+        self.attackers | self.defenders | self.king
+    }
+
+    /// The pieces of `side` (the king counts for the defenders).
+    #[inline]
+    pub fn pieces(&self, side: Side) -> BitBoard {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders | self.king,
+        }
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if self.attackers.contains(sq) {
+            Some(Piece::Attacker)
+        } else if self.defenders.contains(sq) {
+            Some(Piece::Defender)
+        } else if self.king.contains(sq) {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// The key computed from scratch (the incremental one must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.attackers {
+            key ^= zobrist::piece_key(Piece::Attacker, sq);
+        }
+        for sq in self.defenders {
+            key ^= zobrist::piece_key(Piece::Defender, sq);
+        }
+        for sq in self.king {
+            key ^= zobrist::piece_key(Piece::King, sq);
+        }
+        if self.turn == Side::Defenders {
+            key ^= zobrist::DEFENDERS_TO_MOVE;
+        }
+        key
+    }
+
+    /// Every move of the side to move, whether or not the game is over (see
+    /// [`super::Game::legal_moves`] for the moves of a game in progress).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// Appends the moves of the side to move to `list`.
+    pub fn generate(&self, list: &mut MoveList) {
+        let empty = !self.occupied();
+        let g = &self.variant.geometry;
+        for from in self.pieces(self.turn) {
+            let is_king = self.king.contains(from);
+            for dir in 0..4 {
+                let mut t = g.neighbour[dir][from.index()];
+                while t != NONE {
+                    let to = Square::from_index(t);
+                    if !empty.contains(to) {
+                        break;
+                    }
+                    if self.variant.may_stop(to, is_king) {
+                        list.push(Move { from, to });
+                    }
+                    t = g.neighbour[dir][t as usize];
+                }
+            }
+        }
+    }
+
+    /// The number of moves of the side to move, counted without generating them.
+    pub fn count_moves(&self) -> u32 {
+        let empty = !self.occupied();
+        let v = self.variant;
+        let soldiers = match self.turn {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        let mut count = count_slides(v, soldiers, empty, !v.restricted);
+        if self.turn == Side::Defenders && !self.king.is_empty() {
+            let mut king_may_stop = !v.restricted | v.geometry.corners;
+            if v.throne_reentry {
+                king_may_stop |= BitBoard::from_square(v.geometry.throne);
+            }
+            count += count_slides(v, self.king, empty, king_may_stop);
+        }
+        count
+    }
+
+    /// Whether the side to move has any move.
+    pub fn has_moves(&self) -> bool {
+        self.count_moves() > 0
+    }
+
+    /// Checks that `m` is a move of the side to move on this board.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        let size = self.variant.size();
+        for sq in [m.from, m.to] {
+            if !sq.on_board(size) {
+                return Err(IllegalMove::OffBoard { square: sq, size });
+            }
+        }
+        let piece = self
+            .piece_at(m.from)
+            .ok_or(IllegalMove::NoPiece { square: m.from })?;
+        if piece.side() != self.turn {
+            return Err(IllegalMove::NotYourPiece {
+                square: m.from,
+                side: self.turn,
+            });
+        }
+        if m.from == m.to {
+            return Err(IllegalMove::NullMove { square: m.from });
+        }
+        let dir = match (m.from.file() == m.to.file(), m.from.rank() == m.to.rank()) {
+            (true, _) if m.to.rank() > m.from.rank() => 0,
+            (true, _) => 2,
+            (_, true) if m.to.file() > m.from.file() => 1,
+            (_, true) => 3,
+            _ => {
+                return Err(IllegalMove::NotStraight {
+                    from: m.from,
+                    to: m.to,
+                });
+            }
+        };
+        let g = &self.variant.geometry;
+        let occupied = self.occupied();
+        let mut sq = m.from;
+        while sq != m.to {
+            sq = match g.step(sq, dir) {
+                Some(next) => next,
+                None => unreachable!("to is on the board and on the line"),
+            };
+            if occupied.contains(sq) {
+                return Err(IllegalMove::Blocked { at: sq });
+            }
+        }
+        if !self.variant.may_stop(m.to, piece == Piece::King) {
+            return Err(IllegalMove::Restricted {
+                square: m.to,
+                piece,
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays `m` after checking it, returning the new position and the captured
+    /// squares. The game-end rules are [`Game`](super::Game)'s: this only moves.
+    pub fn play(&self, m: Move) -> Result<(Position, BitBoard), IllegalMove> {
+        self.check_move(m)?;
+        let mut next = *self;
+        let captures = next.play_unchecked(m);
+        Ok((next, captures))
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns
+    /// the captured squares. Playing anything else leaves a nonsensical position.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> BitBoard {
+        let from = BitBoard::from_square(m.from);
+        let to = BitBoard::from_square(m.to);
+        let piece = if self.attackers.contains(m.from) {
+            self.attackers = (self.attackers & !from) | to;
+            Piece::Attacker
+        } else if self.king.contains(m.from) {
+            self.king = to;
+            Piece::King
+        } else {
+            self.defenders = (self.defenders & !from) | to;
+            Piece::Defender
+        };
+        self.key ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+
+        let captures = self.captures_by(m.to, piece.side());
+        if captures.is_empty() {
+            self.plies_since_capture = self.plies_since_capture.saturating_add(1);
+        } else {
+            for sq in captures {
+                let captured = match self.piece_at(sq) {
+                    Some(p) => p,
+                    None => unreachable!("captured an empty square"),
+                };
+                self.key ^= zobrist::piece_key(captured, sq);
+            }
+            self.attackers &= !captures;
+            self.defenders &= !captures;
+            self.king &= !captures;
+            self.plies_since_capture = 0;
+        }
+        self.turn = self.turn.opponent();
+        self.key ^= zobrist::DEFENDERS_TO_MOVE;
+        captures
+    }
+
+    /// The enemy pieces that fall when a piece of `mover` has just arrived on `to`.
+    fn captures_by(&self, to: Square, mover: Side) -> BitBoard {
+        let v = self.variant;
+        let g = &v.geometry;
+        let occupied = self.occupied();
+        let (hammers, prey) = match mover {
+            Side::Attackers => (self.attackers, self.defenders),
+            Side::Defenders => (self.defenders | self.king, self.attackers),
+        };
+        let anvils = hammers | (v.hostile & !occupied);
+        let mut captures = BitBoard::EMPTY;
+        for dir in 0..4 {
+            let q = g.neighbour[dir][to.index()];
+            if q == NONE {
+                continue;
+            }
+            let q = Square::from_index(q);
+            if prey.contains(q) {
+                let r = g.neighbour[dir][q.index()];
+                if r != NONE && anvils.contains(Square::from_index(r)) {
+                    captures.insert(q);
+                }
+            } else if mover == Side::Attackers
+                && self.king.contains(q)
+                && self.king_captured(q, dir)
+            {
+                captures.insert(q);
+            }
+        }
+        captures
+    }
+
+    /// Whether the king on `k`, just reached by an attacker moving in direction
+    /// `dir` (the attacker stands on the far side from `k`'s step in `dir`), is
+    /// captured.
+    fn king_captured(&self, k: Square, dir: usize) -> bool {
+        let v = self.variant;
+        let g = &v.geometry;
+        let surrounded_but = |skip: Option<Square>| {
+            (0..4).all(|d| match g.step(k, d) {
+                Some(n) => Some(n) == skip || self.attackers.contains(n),
+                None => false,
+            })
+        };
+        let opposite = || match g.step(k, dir) {
+            Some(r) => {
+                self.attackers.contains(r)
+                    || (v.king_hostile.contains(r) && !self.occupied().contains(r))
+            }
+            None => false,
+        };
+        match v.king_capture {
+            KingCapture::Weak => opposite(),
+            KingCapture::ThroneFour => {
+                if k == g.throne {
+                    surrounded_but(None)
+                } else {
+                    opposite()
+                }
+            }
+            KingCapture::ThroneFourBesideThree => {
+                if k == g.throne {
+                    surrounded_but(None)
+                } else if g.beside_throne.contains(k) {
+                    surrounded_but(Some(g.throne))
+                } else {
+                    opposite()
+                }
+            }
+        }
+    }
+
+    /// The game-end rules that need no history, in RULES.md's order, with
+    /// `repetitions` the number of times this position has occurred (1 when it is
+    /// new). `None` while the game goes on.
+    pub fn outcome(&self, repetitions: usize) -> Option<Outcome> {
+        let v = self.variant;
+        if !(self.king & v.escape_squares).is_empty() {
+            return Some(Outcome::win(Side::Defenders, Reason::KingEscaped));
+        }
+        if self.king.is_empty() {
+            return Some(Outcome::win(Side::Attackers, Reason::KingCaptured));
+        }
+        if v.attackers_eliminated_wins && self.attackers.is_empty() {
+            return Some(Outcome::win(Side::Defenders, Reason::AttackersEliminated));
+        }
+        if !self.has_moves() {
+            return Some(Outcome {
+                winner: v.no_moves_winner(self.turn),
+                reason: Reason::NoLegalMoves,
+            });
+        }
+        self.outcome_after_moves(repetitions)
+    }
+
+    /// The rules after "no legal moves" (repetition, no-capture limit): what
+    /// [`Position::outcome`] checks once it knows the side to move can move.
+    #[inline]
+    pub fn outcome_after_moves(&self, repetitions: usize) -> Option<Outcome> {
+        let v = self.variant;
+        if repetitions >= v.repetition.occurrence as usize {
+            let winner = match v.repetition.outcome {
+                RepetitionOutcome::Draw => None,
+                // The side that made the repeating move is the one not to move now.
+                RepetitionOutcome::MoverLoses => Some(self.turn),
+            };
+            return Some(Outcome {
+                winner,
+                reason: Reason::Repetition,
+            });
+        }
+        match v.no_capture_limit {
+            Some(limit) if self.plies_since_capture >= limit => {
+                Some(Outcome::draw(Reason::NoCaptureLimit))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the game is over before looking at moves or history: the king has
+    /// escaped or is captured, or no attacker is left where that wins.
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        let v = self.variant;
+        !(self.king & v.escape_squares).is_empty()
+            || self.king.is_empty()
+            || (v.attackers_eliminated_wins && self.attackers.is_empty())
+    }
+}
+
+/// The number of moves of the pieces on `from` sliding through `empty` squares,
+/// counting only landings in `may_stop`. Each direction floods all pieces at once:
+/// a ray is cut by any piece, so two rays never share a square.
+#[inline]
+fn count_slides(v: &Variant, from: BitBoard, empty: BitBoard, may_stop: BitBoard) -> u32 {
+    let g = &v.geometry;
+    let mut count = 0;
+    for dir in 0..4 {
+        let mut front = g.shift(from, dir) & empty;
+        while !front.is_empty() {
+            count += (front & may_stop).len();
+            front = g.shift(front, dir) & empty;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(id: &str, s: &str) -> Position {
+        Position::parse(Variant::by_id(id).unwrap(), s).unwrap()
+    }
+
+    #[test]
+    fn count_matches_generation_at_the_start() {
+        for v in Variant::all() {
+            let p = Position::start(v);
+            assert_eq!(p.count_moves() as usize, p.legal_moves().len(), "{}", v.id);
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_scratch_key() {
+        let mut p = pos("brandubh", "4t2/7/7/2tK3/7/7/7 a 0");
+        p.play_unchecked("e7-e4".parse().unwrap());
+        assert_eq!(p.key(), p.compute_key());
+        assert!(p.king().is_none());
+    }
+}

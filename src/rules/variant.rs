@@ -1,0 +1,403 @@
+//! The five rule sets of RULES.md as data. A new rule set is a new table entry.
+
+use super::bitboard::BitBoard;
+use super::square::{MAX_SIZE, STRIDE, Side, Square};
+
+/// Where the king escapes to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Escape {
+    /// The four corners, which are then restricted and hostile squares.
+    Corners,
+    /// Any square on the board's edge.
+    Edges,
+}
+
+/// How the king is captured (always actively, by an attacker's move next to him).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KingCapture {
+    /// Like a soldier, on the throne too: two attackers on opposite sides, or an
+    /// attacker and an empty hostile square (the empty throne, an empty corner).
+    Weak,
+    /// On the throne all four sides attackers; beside the throne the three other
+    /// sides; elsewhere two attackers on opposite sides.
+    ThroneFourBesideThree,
+    /// On the throne all four sides attackers; elsewhere two attackers on opposite
+    /// sides, or an attacker and an empty corner. The throne is never hostile to him.
+    ThroneFour,
+}
+
+/// What a repeated position does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RepetitionOutcome {
+    Draw,
+    /// The side that made the repeating move loses.
+    MoverLoses,
+}
+
+/// The repetition rule: on the `occurrence`-th occurrence of a position (board and
+/// side to move), the game ends with `outcome`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Repetition {
+    pub occurrence: u8,
+    pub outcome: RepetitionOutcome,
+}
+
+/// What happens to a side that has no legal move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NoMovesOutcome {
+    Loses,
+    Draw,
+}
+
+/// Precomputed squares and neighbours of one board size.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry {
+    pub size: u8,
+    pub board: BitBoard,
+    pub throne: Square,
+    pub corners: BitBoard,
+    pub edges: BitBoard,
+    /// Squares next to the throne.
+    pub beside_throne: BitBoard,
+    /// Board minus file `a`: where a shift east may land.
+    pub(crate) not_first_file: BitBoard,
+    /// Board minus the last file: where a shift west may land.
+    pub(crate) not_last_file: BitBoard,
+    /// `neighbour[dir][sq]`: the next square in direction `dir` (N, E, S, W), or
+    /// `NONE` past the edge.
+    pub(crate) neighbour: [[u8; 128]; 4],
+}
+
+/// No square (past the edge).
+pub(crate) const NONE: u8 = u8::MAX;
+
+impl Geometry {
+    pub const fn new(size: u8) -> Geometry {
+        assert!(size >= 5 && size <= MAX_SIZE && size % 2 == 1);
+        let last = size - 1;
+        let corners = BitBoard(
+            BitBoard::from_square(Square::new(0, 0)).0
+                | BitBoard::from_square(Square::new(last, 0)).0
+                | BitBoard::from_square(Square::new(0, last)).0
+                | BitBoard::from_square(Square::new(last, last)).0,
+        );
+        let edges = BitBoard(
+            BitBoard::file(size, 0).0
+                | BitBoard::file(size, last).0
+                | BitBoard::rank(size, 0).0
+                | BitBoard::rank(size, last).0,
+        );
+        let board = BitBoard::board(size);
+        let mid = size / 2;
+        let throne = Square::new(mid, mid);
+        let mut neighbour = [[NONE; 128]; 4];
+        let mut rank = 0;
+        while rank < size {
+            let mut file = 0;
+            while file < size {
+                let i = (rank * STRIDE + file) as usize;
+                if rank + 1 < size {
+                    neighbour[0][i] = i as u8 + STRIDE;
+                }
+                if file + 1 < size {
+                    neighbour[1][i] = i as u8 + 1;
+                }
+                if rank > 0 {
+                    neighbour[2][i] = i as u8 - STRIDE;
+                }
+                if file > 0 {
+                    neighbour[3][i] = i as u8 - 1;
+                }
+                file += 1;
+            }
+            rank += 1;
+        }
+        let beside_throne = BitBoard(
+            BitBoard::from_square(Square::new(mid - 1, mid)).0
+                | BitBoard::from_square(Square::new(mid + 1, mid)).0
+                | BitBoard::from_square(Square::new(mid, mid - 1)).0
+                | BitBoard::from_square(Square::new(mid, mid + 1)).0,
+        );
+        Geometry {
+            size,
+            board,
+            throne,
+            corners,
+            edges,
+            beside_throne,
+            not_first_file: BitBoard(board.0 & !BitBoard::file(size, 0).0),
+            not_last_file: BitBoard(board.0 & !BitBoard::file(size, last).0),
+            neighbour,
+        }
+    }
+
+    /// The next square from `sq` in direction `dir` (0 N, 1 E, 2 S, 3 W).
+    #[inline]
+    pub fn step(&self, sq: Square, dir: usize) -> Option<Square> {
+        let n = self.neighbour[dir][sq.index()];
+        (n != NONE).then(|| Square::from_index(n))
+    }
+
+    /// Shift every square of `b` one step in direction `dir`, dropping those that
+    /// fall off the board.
+    #[inline]
+    pub(crate) fn shift(&self, b: BitBoard, dir: usize) -> BitBoard {
+        match dir {
+            0 => BitBoard((b.0 << STRIDE) & self.board.0),
+            1 => BitBoard((b.0 << 1) & self.not_first_file.0),
+            2 => BitBoard(b.0 >> STRIDE),
+            _ => BitBoard((b.0 >> 1) & self.not_last_file.0),
+        }
+    }
+}
+
+/// One rule set ("preset"): everything that differs between the games branan plays.
+#[derive(Debug)]
+pub struct Variant {
+    /// Stable identifier used by the API, e.g. `brandubh`.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// The seed page(s) the rules come from.
+    pub source: &'static str,
+    /// The starting position, in branan's position notation.
+    pub start: &'static str,
+    pub escape: Escape,
+    pub king_capture: KingCapture,
+    /// Whether the king may stop on the throne again once he has left it.
+    pub throne_reentry: bool,
+    pub repetition: Repetition,
+    /// Draw when this many plies pass without a capture.
+    pub no_capture_limit: Option<u16>,
+    pub no_legal_moves: NoMovesOutcome,
+    /// Whether the defenders win when no attacker is left.
+    pub attackers_eliminated_wins: bool,
+    pub geometry: Geometry,
+    /// Squares no soldier may stop on: the throne, and the corners in corner presets.
+    pub restricted: BitBoard,
+    /// Squares that are hostile to soldiers while empty.
+    pub hostile: BitBoard,
+    /// Squares where the king has escaped.
+    pub escape_squares: BitBoard,
+    /// Empty squares that count as an attacker against the king ("anvils").
+    pub king_hostile: BitBoard,
+}
+
+impl Variant {
+    #[allow(clippy::too_many_arguments)]
+    const fn new(
+        id: &'static str,
+        name: &'static str,
+        source: &'static str,
+        size: u8,
+        start: &'static str,
+        escape: Escape,
+        king_capture: KingCapture,
+        throne_reentry: bool,
+        repetition: Repetition,
+        no_capture_limit: Option<u16>,
+        no_legal_moves: NoMovesOutcome,
+        attackers_eliminated_wins: bool,
+    ) -> Variant {
+        let geometry = Geometry::new(size);
+        let throne = BitBoard::from_square(geometry.throne);
+        let corner_squares = match escape {
+            Escape::Corners => geometry.corners,
+            Escape::Edges => BitBoard::EMPTY,
+        };
+        let restricted = throne.union(corner_squares);
+        let escape_squares = match escape {
+            Escape::Corners => geometry.corners,
+            Escape::Edges => geometry.edges,
+        };
+        let king_hostile = match king_capture {
+            KingCapture::Weak => restricted,
+            KingCapture::ThroneFourBesideThree | KingCapture::ThroneFour => corner_squares,
+        };
+        Variant {
+            id,
+            name,
+            source,
+            start,
+            escape,
+            king_capture,
+            throne_reentry,
+            repetition,
+            no_capture_limit,
+            no_legal_moves,
+            attackers_eliminated_wins,
+            geometry,
+            restricted,
+            hostile: restricted,
+            escape_squares,
+            king_hostile,
+        }
+    }
+
+    /// The board's side length.
+    #[inline]
+    pub const fn size(&self) -> u8 {
+        self.geometry.size
+    }
+
+    /// Looks a preset up by its id.
+    ///
+    /// ```
+    /// let v = branan::rules::Variant::by_id("tablut").unwrap();
+    /// assert_eq!(v.size(), 9);
+    /// assert!(branan::rules::Variant::by_id("chess").is_none());
+    /// ```
+    pub fn by_id(id: &str) -> Option<&'static Variant> {
+        VARIANTS.iter().find(|v| v.id == id)
+    }
+
+    /// Every preset, in a stable order.
+    pub fn all() -> &'static [Variant] {
+        &VARIANTS
+    }
+
+    /// Whether a piece of `side` (`king` for the king) may stop on `sq`.
+    #[inline]
+    pub fn may_stop(&self, sq: Square, king: bool) -> bool {
+        if !self.restricted.contains(sq) {
+            return true;
+        }
+        king && (sq != self.geometry.throne || self.throne_reentry)
+    }
+
+    /// The side that wins when `side` has no legal move, if any.
+    pub fn no_moves_winner(&self, side: Side) -> Option<Side> {
+        match self.no_legal_moves {
+            NoMovesOutcome::Loses => Some(side.opponent()),
+            NoMovesOutcome::Draw => None,
+        }
+    }
+}
+
+const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
+const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
+const TAWLBWRDD_START: &str =
+    "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
+
+static VARIANTS: [Variant; 5] = [
+    Variant::new(
+        "brandubh",
+        "Brandubh",
+        "seed 004 (rules implemented here)",
+        7,
+        BRANDUBH_START,
+        Escape::Corners,
+        KingCapture::Weak,
+        true,
+        Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        Some(120),
+        NoMovesOutcome::Loses,
+        true,
+    ),
+    Variant::new(
+        "tablut",
+        "Tablut",
+        "seed 004 (rules implemented here)",
+        9,
+        TABLUT_START,
+        Escape::Edges,
+        KingCapture::ThroneFourBesideThree,
+        true,
+        Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        Some(120),
+        NoMovesOutcome::Loses,
+        true,
+    ),
+    Variant::new(
+        "tawlbwrdd",
+        "Tawlbwrdd",
+        "seed 003",
+        11,
+        TAWLBWRDD_START,
+        Escape::Edges,
+        KingCapture::ThroneFourBesideThree,
+        false,
+        Repetition {
+            occurrence: 2,
+            outcome: RepetitionOutcome::Draw,
+        },
+        None,
+        NoMovesOutcome::Draw,
+        false,
+    ),
+    Variant::new(
+        "brandubh-classic",
+        "Brandubh (classic)",
+        "seeds 000, 001",
+        7,
+        BRANDUBH_START,
+        Escape::Corners,
+        KingCapture::ThroneFour,
+        true,
+        Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::MoverLoses,
+        },
+        None,
+        NoMovesOutcome::Loses,
+        false,
+    ),
+    Variant::new(
+        "tablut-linnaeus",
+        "Tablut (Linnaeus)",
+        "seed 002",
+        9,
+        TABLUT_START,
+        Escape::Edges,
+        KingCapture::ThroneFourBesideThree,
+        false,
+        Repetition {
+            occurrence: 2,
+            outcome: RepetitionOutcome::Draw,
+        },
+        None,
+        NoMovesOutcome::Draw,
+        false,
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corner_presets_restrict_corners_and_throne() {
+        let v = Variant::by_id("brandubh").unwrap();
+        assert_eq!(v.restricted.len(), 5);
+        assert_eq!(v.escape_squares, v.geometry.corners);
+        let t = Variant::by_id("tablut").unwrap();
+        assert_eq!(t.restricted.len(), 1);
+        assert_eq!(t.escape_squares.len(), 32);
+        assert!(t.king_hostile.is_empty());
+        let c = Variant::by_id("brandubh-classic").unwrap();
+        assert_eq!(c.king_hostile, c.geometry.corners);
+    }
+
+    #[test]
+    fn ids_are_unique() {
+        let all = Variant::all();
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| b.id != a.id));
+        }
+    }
+
+    #[test]
+    fn shifts_do_not_wrap() {
+        let g = Geometry::new(11);
+        let east_edge = BitBoard::file(11, 10);
+        assert!(g.shift(east_edge, 1).is_empty());
+        assert!(g.shift(BitBoard::file(11, 0), 3).is_empty());
+        assert!(g.shift(BitBoard::rank(11, 10), 0).is_empty());
+        assert!(g.shift(BitBoard::rank(11, 0), 2).is_empty());
+    }
+}

@@ -1,0 +1,56 @@
+//! Zobrist keys: one random 64-bit key per (piece, square) and one for the side to
+//! move. A position's key is the XOR of the keys of what is on it, kept up to date
+//! move by move. It keys repetition, the transposition table and the cache.
+
+use super::square::{Piece, Square};
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn piece_keys() -> [[u64; 128]; 3] {
+    let mut keys = [[0u64; 128]; 3];
+    let mut state = 0x6272_616E_616E_u64; // "branan"
+    let mut p = 0;
+    while p < 3 {
+        let mut sq = 0;
+        while sq < 128 {
+            let (s, k) = splitmix64(state);
+            state = s;
+            keys[p][sq] = k;
+            sq += 1;
+        }
+        p += 1;
+    }
+    keys
+}
+
+static PIECE_KEYS: [[u64; 128]; 3] = piece_keys();
+
+/// XORed in when the defenders are to move.
+pub const DEFENDERS_TO_MOVE: u64 = splitmix64(0x7369_6465).1;
+
+/// The key of `piece` standing on `sq`.
+#[inline]
+pub fn piece_key(piece: Piece, sq: Square) -> u64 {
+    PIECE_KEYS[piece.index()][sq.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct() {
+        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().copied().collect();
+        all.push(DEFENDERS_TO_MOVE);
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}
