@@ -1,0 +1,520 @@
+//! Property tests: the notation round-trips, the parsers never panic, and along random
+//! games the engine agrees move for move with the simple second implementation of
+//! RULES.md in `tests/reference` (legal moves, captures, game state, repetition), with
+//! the incremental Zobrist key always equal to the key computed from scratch.
+
+mod reference;
+
+use std::collections::BTreeSet;
+
+use branan::rules::{Game, MoveText, Position, Setup, Variant, perft};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use serde::Deserialize;
+
+// ---------------------------------------------------------------- helpers
+
+fn variant(i: usize) -> &'static Variant {
+    &Variant::all()[i % Variant::all().len()]
+}
+
+/// A random valid board of the preset, built in the reference's terms: each square
+/// holds a piece with probability `density`%, at most one king, no soldier on a
+/// restricted square.
+#[derive(Clone, Debug)]
+struct RandomBoard {
+    preset: usize,
+    density: u8,
+    cells: Vec<u8>,
+    king: Option<u8>,
+    defenders_to_move: bool,
+    counter: u32,
+}
+
+fn counters() -> impl Strategy<Value = u32> {
+    prop_oneof![0u32..20, 100u32..=125, 0u32..=65535, Just(65535u32)]
+}
+
+fn random_board() -> impl Strategy<Value = RandomBoard> {
+    (
+        0usize..5,
+        0u8..=100,
+        proptest::collection::vec(any::<u8>(), 121),
+        proptest::option::weighted(0.9, 0u8..121),
+        any::<bool>(),
+        counters(),
+    )
+        .prop_map(
+            |(preset, density, cells, king, defenders_to_move, counter)| RandomBoard {
+                preset,
+                density,
+                cells,
+                king,
+                defenders_to_move,
+                counter,
+            },
+        )
+}
+
+impl RandomBoard {
+    #[allow(clippy::needless_range_loop)] // squares by (file, rank), as the reference
+    fn to_reference(&self) -> reference::Pos {
+        let r = &reference::RULES[self.preset];
+        let n = r.size;
+        let last = n - 1;
+        let mut board = vec![vec!['.'; n]; n];
+        for rank in 0..n {
+            for file in 0..n {
+                let throne = file == n / 2 && rank == n / 2;
+                let corner = (file == 0 || file == last) && (rank == 0 || rank == last);
+                if throne || (r.corners && corner) {
+                    continue;
+                }
+                let c = self.cells[rank * n + file];
+                if u32::from(c) * 100 < u32::from(self.density) * 256 {
+                    board[rank][file] = if c.is_multiple_of(2) { 't' } else { 'T' };
+                }
+            }
+        }
+        if let Some(k) = self.king {
+            let k = usize::from(k) % (n * n);
+            board[k / n][k % n] = 'K';
+        }
+        reference::Pos {
+            rules: r,
+            board,
+            side: if self.defenders_to_move { 'd' } else { 'a' },
+            counter: self.counter,
+        }
+    }
+}
+
+fn names(moves: impl IntoIterator<Item = String>) -> BTreeSet<String> {
+    moves.into_iter().collect()
+}
+
+fn engine_end(game: &Game) -> Option<(String, String)> {
+    game.outcome().map(|o| {
+        (
+            o.winner.map_or("draw", |s| s.name()).to_owned(),
+            o.reason.name().to_owned(),
+        )
+    })
+}
+
+fn reference_end(game: &reference::Game) -> Option<(String, String)> {
+    game.end().map(|(w, r)| (w.to_owned(), r.to_owned()))
+}
+
+/// A small deterministic generator for the moves of a random game (the seed comes
+/// from proptest).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Plays a random game on both implementations and checks they agree at every step.
+/// `shuffle` is the percentage of moves that undo the mover's previous move when
+/// possible, which walks into repetitions.
+fn agree_along_a_game(
+    start: reference::Pos,
+    seed: u64,
+    plies: usize,
+    shuffle: u8,
+) -> Result<Option<(String, String)>, TestCaseError> {
+    let v = Variant::by_id(start.rules.id).expect("preset");
+    let text = start.format();
+    let pos = Position::parse(v, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    let mut engine = Game::new(pos);
+    let mut simple = reference::Game::new(start);
+    let mut rng = Rng(seed | 1);
+    let mut played: Vec<String> = Vec::new();
+    for ply in 0..=plies {
+        let ctx = format!("{} {text} after {played:?}", v.id);
+        let now = engine.position();
+        prop_assert_eq!(now.key(), now.compute_key(), "Zobrist key {}", ctx);
+        prop_assert_eq!(now.to_string(), simple.now().format(), "position {}", ctx);
+        prop_assert_eq!(
+            now.count_moves() as usize,
+            now.legal_moves().len(),
+            "count_moves {}",
+            ctx
+        );
+        let ours = names(engine.legal_moves().iter().map(|m| m.to_string()));
+        let theirs = names(simple.moves().into_iter().map(reference::move_name));
+        prop_assert_eq!(&ours, &theirs, "legal moves {}", ctx);
+        let end = engine_end(&engine);
+        prop_assert_eq!(&end, &reference_end(&simple), "end {}", ctx);
+        if ours.is_empty() || ply == plies {
+            return Ok(end);
+        }
+        let moves: Vec<String> = ours.into_iter().collect();
+        // Undo the mover's previous move (two plies back) when asked and possible.
+        let undo = (played.len() >= 2)
+            .then(|| {
+                let (from, to) = played[played.len() - 2].split_once('-')?;
+                Some(format!("{to}-{from}"))
+            })
+            .flatten()
+            .filter(|m| moves.contains(m));
+        let mv = match undo {
+            Some(m) if rng.below(100) < usize::from(shuffle) => m,
+            _ => moves[rng.below(moves.len())].clone(),
+        };
+        let r_move = *simple
+            .moves()
+            .iter()
+            .find(|&&m| reference::move_name(m) == mv)
+            .expect("the reference has the move");
+        let captures = engine
+            .play(mv.parse().expect("move parses"))
+            .map_err(|e| TestCaseError::fail(format!("{mv} refused: {e} ({ctx})")))?;
+        let ours: Vec<String> = {
+            let mut c: Vec<String> = captures.map(|s| s.to_string()).collect();
+            c.sort();
+            c
+        };
+        let mut theirs: Vec<String> = simple
+            .play(r_move)
+            .into_iter()
+            .map(reference::square_name)
+            .collect();
+        theirs.sort();
+        prop_assert_eq!(ours, theirs, "captures of {} {}", mv, ctx);
+        played.push(mv);
+    }
+    unreachable!("the loop returns at its last ply")
+}
+
+// ---------------------------------------------------------------- the reference is trustworthy
+
+#[derive(Deserialize)]
+struct Vector {
+    variant: String,
+    position: String,
+    moves: Vec<MoveVector>,
+    perft: Vec<u64>,
+}
+
+#[derive(Deserialize)]
+struct MoveVector {
+    #[serde(rename = "move")]
+    mv: String,
+    captures: Vec<String>,
+    result: Option<String>,
+    reason: Option<String>,
+}
+
+/// The reference agrees with the shared vectors: legal moves, captures, results and
+/// perft (to depth 2, and 3 where that stays small).
+#[test]
+fn reference_agrees_with_the_vectors() {
+    let vectors: Vec<Vector> =
+        serde_json::from_str(include_str!("data/positions.json")).expect("vectors parse");
+    assert!(vectors.len() >= 60);
+    for v in &vectors {
+        let r = reference::rules(&v.variant);
+        let start = reference::parse(r, &v.position).expect("vector parses");
+        let game = reference::Game::new(start);
+        let legal = names(game.moves().into_iter().map(reference::move_name));
+        let listed = names(v.moves.iter().map(|m| m.mv.clone()));
+        assert_eq!(legal, listed, "{} {}", v.variant, v.position);
+        for mv in &v.moves {
+            let mut g = game.clone();
+            let m = *game
+                .moves()
+                .iter()
+                .find(|&&m| reference::move_name(m) == mv.mv)
+                .expect("listed move");
+            let mut captured: Vec<String> =
+                g.play(m).into_iter().map(reference::square_name).collect();
+            captured.sort();
+            let mut expected = mv.captures.clone();
+            expected.sort();
+            let ctx = format!("{} {} {}", v.variant, v.position, mv.mv);
+            assert_eq!(captured, expected, "{ctx}");
+            let end = g.end();
+            assert_eq!(
+                (end.map(|e| e.0.to_owned()), end.map(|e| e.1.to_owned())),
+                (mv.result.clone(), mv.reason.clone()),
+                "{ctx}"
+            );
+        }
+        for (depth, &expected) in v.perft.iter().enumerate() {
+            if depth >= 2 && expected > 40_000 {
+                break;
+            }
+            let mut g = game.clone();
+            assert_eq!(
+                reference::perft(&mut g, depth as u32 + 1),
+                expected,
+                "{} {} depth {}",
+                v.variant,
+                v.position,
+                depth + 1
+            );
+        }
+    }
+}
+
+/// The reference's perft from the three starts matches RULES.md's table.
+#[test]
+fn reference_perft_matches_the_table() {
+    let cases: [(&str, &[u64]); 3] = [
+        ("brandubh", &[40, 960, 39_512]),
+        ("tablut", &[80, 4_400]),
+        ("tawlbwrdd", &[136, 7_620]),
+    ];
+    for (id, counts) in cases {
+        for (depth, &expected) in counts.iter().enumerate() {
+            let mut g = reference::Game::new(reference::Pos::start(id));
+            assert_eq!(reference::perft(&mut g, depth as u32 + 1), expected, "{id}");
+        }
+    }
+}
+
+/// Start positions of the engine and the reference are the same strings.
+#[test]
+fn starts_agree() {
+    for v in Variant::all() {
+        assert_eq!(
+            Position::start(v).to_string(),
+            reference::start(v.id),
+            "{}",
+            v.id
+        );
+        assert_eq!(v.size() as usize, reference::rules(v.id).size);
+    }
+}
+
+// ---------------------------------------------------------------- properties
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// (a) format(parse(s)) == s for canonical strings of random valid boards of every
+    /// preset, parse(format(p)) == p, and OpenTafl's record parses to the same position.
+    #[test]
+    fn notation_round_trips(b in random_board()) {
+        let r = b.to_reference();
+        let v = variant(b.preset);
+        let s = r.format();
+        let p = Position::parse(v, &s).map_err(|e| TestCaseError::fail(format!("{s}: {e}")))?;
+        prop_assert_eq!(p.to_string(), s.clone());
+        prop_assert_eq!(Position::parse(v, &p.to_string()), Ok(p));
+        prop_assert_eq!(Position::parse(v, &r.format_opentafl()), Ok(p));
+        prop_assert_eq!(p.side_to_move().name().as_bytes()[0], r.side as u8);
+        prop_assert_eq!(u32::from(p.plies_since_capture()), r.counter);
+        // Without the counter, it defaults to 0.
+        let (without, _) = s.rsplit_once(' ').expect("three fields");
+        prop_assert_eq!(Position::parse(v, without).map(|q| q.plies_since_capture()), Ok(0));
+        let setup = Setup::parse(&s).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(setup.size as usize, r.rules.size);
+        prop_assert_eq!(setup.into_position(v), Ok(p));
+    }
+
+    /// (b) Random strings never make the parsers panic, and errors point inside the text.
+    #[test]
+    fn parsers_never_panic_on_random_text(s in "\\PC{0,40}|[tTK0-9/ ad]{0,90}") {
+        let len = s.chars().count();
+        for v in Variant::all() {
+            if let Err(e) = Position::parse(v, &s) {
+                if let branan::rules::PositionError::Parse(p) = e {
+                    prop_assert!(p.column() >= 1 && p.column() <= len + 1, "{s:?}: {p}");
+                }
+                prop_assert!(reference::parse(reference::rules(v.id), &s).is_err(), "{s:?}");
+            }
+        }
+        let _ = Setup::parse(&s);
+        if let Err(e) = MoveText::parse(&s) {
+            prop_assert!(e.column() >= 1 && e.column() <= len + 1, "{s:?}: {e}");
+        }
+    }
+
+    /// (b) Mutated valid strings: no panic, and the engine accepts exactly what the
+    /// reference accepts; whatever it accepts formats to a string that parses back.
+    #[test]
+    fn mutated_positions(
+        b in random_board(),
+        edits in proptest::collection::vec((any::<u16>(), 0u8..3, "[tTKx0-9/ ad\\-é]"), 1..4),
+    ) {
+        let r = b.to_reference();
+        let v = variant(b.preset);
+        let mut chars: Vec<char> = if b.density % 2 == 0 {
+            r.format().chars().collect()
+        } else {
+            r.format_opentafl().chars().collect()
+        };
+        for (at, kind, c) in edits {
+            let at = usize::from(at) % (chars.len() + 1);
+            let c = c.chars().next().unwrap_or('x');
+            match kind {
+                0 => chars.insert(at, c),
+                1 if at < chars.len() => { chars.remove(at); }
+                _ if at < chars.len() => chars[at] = c,
+                _ => chars.push(c),
+            }
+        }
+        let s: String = chars.into_iter().collect();
+        let engine = Position::parse(v, &s);
+        let simple = reference::parse(r.rules, &s);
+        prop_assert_eq!(engine.is_ok(), simple.is_ok(), "{:?}: {:?} vs {:?}", s, engine, simple);
+        if let (Ok(p), Ok(q)) = (engine, simple) {
+            prop_assert_eq!(p.to_string(), q.format());
+            prop_assert_eq!(Position::parse(v, &p.to_string()), Ok(p));
+        }
+    }
+
+    /// (b) Random move texts never panic; well-formed ones keep their squares.
+    #[test]
+    fn move_text_never_panics(
+        s in "\\PC{0,12}|[a-l][0-9]{1,2}-?[a-l][0-9]{1,2}(x[a-l][0-9]{1,2}){0,3}"
+    ) {
+        match MoveText::parse(&s) {
+            Ok(t) => {
+                let plain = t.mv.to_string();
+                prop_assert!(s.starts_with(&plain) || s.starts_with(&plain.replace('-', "")), "{s} -> {plain}");
+            }
+            Err(e) => prop_assert!(e.column() >= 1 && e.column() <= s.chars().count() + 1),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    /// (c)+(d) Random games from the start of every preset.
+    #[test]
+    fn games_from_the_start_agree(preset in 0usize..5, seed in any::<u64>(), plies in 0usize..150, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
+        let id = reference::RULES[preset].id;
+        agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
+    }
+
+    /// (c)+(d) Random games from random positions (counters near 120 included).
+    #[test]
+    fn games_from_random_positions_agree(b in random_board(), seed in any::<u64>(), plies in 0usize..150, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
+        agree_along_a_game(b.to_reference(), seed, plies, shuffle)?;
+    }
+}
+
+/// Long shuffles reach every preset's repetition rule (draw on the 3rd occurrence,
+/// draw on the 2nd, the mover losing in brandubh-classic), the engine agreeing with
+/// the reference on each.
+#[test]
+fn shuffling_games_end_in_repetition() {
+    for r in &reference::RULES {
+        let mut repeated = 0;
+        for seed in 1..30u64 {
+            let end = agree_along_a_game(reference::Pos::start(r.id), seed, 40, 100)
+                .unwrap_or_else(|e| panic!("{}: {e}", r.id));
+            if let Some((winner, reason)) = end
+                && reason == "repetition"
+            {
+                // A draw, except in brandubh-classic where the side that made the
+                // repetition loses (which side that is, the reference checked).
+                assert_eq!(winner == "draw", !r.repetition_loses, "{} {winner}", r.id);
+                repeated += 1;
+            }
+        }
+        assert!(repeated > 0, "{}: no game ended in repetition", r.id);
+    }
+}
+
+/// Perft agrees between the engine and the reference from random positions (depth 2).
+#[test]
+fn perft_agrees_on_random_positions() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for _ in 0..60 {
+        let b = random_board()
+            .new_tree(&mut runner)
+            .expect("tree")
+            .current();
+        let r = b.to_reference();
+        let v = variant(b.preset);
+        let p = Position::parse(v, &r.format()).expect("valid");
+        let mut g = reference::Game::new(r);
+        assert_eq!(
+            perft(&Game::new(p), 2),
+            reference::perft(&mut g, 2),
+            "{} {}",
+            v.id,
+            p
+        );
+    }
+}
+
+/// The random games above are worth something only if they reach the endings: over a
+/// fixed set of random positions, every preset reaches each reason it has (and
+/// never one it lacks), the engine agreeing with the reference all along.
+#[test]
+fn random_games_reach_every_ending() {
+    use std::collections::BTreeMap;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut seen: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for i in 0..1200u64 {
+        let b = random_board()
+            .new_tree(&mut runner)
+            .expect("tree")
+            .current();
+        let id = reference::RULES[b.preset].id;
+        let end = agree_along_a_game(b.to_reference(), i, 150, (i % 3 * 50) as u8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let Some((winner, reason)) = end {
+            seen.entry(id)
+                .or_default()
+                .insert(format!("{reason} {winner}"));
+        }
+    }
+    for r in &reference::RULES {
+        let mut expected = vec![
+            "king_escaped defenders",
+            "king_captured attackers",
+            if r.stalemate_loses {
+                "no_legal_moves " // either side may be the one stuck
+            } else {
+                "no_legal_moves draw"
+            },
+        ];
+        if r.attackers_eliminated {
+            expected.push("attackers_eliminated defenders");
+        }
+        if r.no_capture_limit.is_some() {
+            expected.push("no_capture_limit draw");
+        }
+        if r.repetition_loses {
+            expected.extend(["repetition attackers", "repetition defenders"]);
+        } else {
+            expected.push("repetition draw");
+        }
+        let reached = &seen[r.id];
+        for e in &expected {
+            assert!(
+                reached.iter().any(|got| got.starts_with(e)),
+                "{}: never reached {e} ({reached:?})",
+                r.id
+            );
+        }
+        for got in reached {
+            let reason = got.split(' ').next().unwrap_or_default();
+            let allowed = match reason {
+                "attackers_eliminated" => r.attackers_eliminated,
+                "no_capture_limit" => r.no_capture_limit.is_some(),
+                "repetition" => got.ends_with("draw") != r.repetition_loses,
+                "no_legal_moves" => got.ends_with("draw") != r.stalemate_loses,
+                _ => true,
+            };
+            assert!(allowed, "{}: {got}", r.id);
+        }
+    }
+}

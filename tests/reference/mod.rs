@@ -1,0 +1,556 @@
+//! A deliberately simple second implementation of RULES.md, written from the rules
+//! text and not from `src/rules`: a board of `char`s, plain loops, whole boards
+//! compared for repetition. It is slow and obvious on purpose; the property tests
+//! check the engine against it move by move.
+//!
+//! Squares are `(file, rank)`, both 0-based, `(0, 0)` = `a1`. `board[rank][file]`
+//! holds `'t'` (attacker), `'T'` (defender), `'K'` (king) or `'.'` (empty).
+
+#![allow(dead_code)]
+
+/// The rule switches of one preset, copied from the table of RULES.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingRule {
+    /// brandubh: like a soldier, on the throne too.
+    Weak,
+    /// tablut, tawlbwrdd, tablut-linnaeus: 4 on the throne, 3 beside it, else 2.
+    FourThreeTwo,
+    /// brandubh-classic: 4 on the throne, else 2 or an attacker and an empty corner.
+    FourOrTwo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub id: &'static str,
+    pub size: usize,
+    /// The king escapes to a corner (else to any edge square).
+    pub corners: bool,
+    pub king: KingRule,
+    /// The king may stop on the throne again.
+    pub reentry: bool,
+    /// Which occurrence of a position ends the game.
+    pub repetition_at: usize,
+    /// Repetition: the side that made it loses (else draw).
+    pub repetition_loses: bool,
+    pub no_capture_limit: Option<u32>,
+    /// No legal move: the side to move loses (else draw).
+    pub stalemate_loses: bool,
+    pub attackers_eliminated: bool,
+}
+
+pub const RULES: [Rules; 5] = [
+    Rules {
+        id: "brandubh",
+        size: 7,
+        corners: true,
+        king: KingRule::Weak,
+        reentry: true,
+        repetition_at: 3,
+        repetition_loses: false,
+        no_capture_limit: Some(120),
+        stalemate_loses: true,
+        attackers_eliminated: true,
+    },
+    Rules {
+        id: "tablut",
+        size: 9,
+        corners: false,
+        king: KingRule::FourThreeTwo,
+        reentry: true,
+        repetition_at: 3,
+        repetition_loses: false,
+        no_capture_limit: Some(120),
+        stalemate_loses: true,
+        attackers_eliminated: true,
+    },
+    Rules {
+        id: "tawlbwrdd",
+        size: 11,
+        corners: false,
+        king: KingRule::FourThreeTwo,
+        reentry: false,
+        repetition_at: 2,
+        repetition_loses: false,
+        no_capture_limit: None,
+        stalemate_loses: false,
+        attackers_eliminated: false,
+    },
+    Rules {
+        id: "brandubh-classic",
+        size: 7,
+        corners: true,
+        king: KingRule::FourOrTwo,
+        reentry: true,
+        repetition_at: 3,
+        repetition_loses: true,
+        no_capture_limit: None,
+        stalemate_loses: true,
+        attackers_eliminated: false,
+    },
+    Rules {
+        id: "tablut-linnaeus",
+        size: 9,
+        corners: false,
+        king: KingRule::FourThreeTwo,
+        reentry: false,
+        repetition_at: 2,
+        repetition_loses: false,
+        no_capture_limit: None,
+        stalemate_loses: false,
+        attackers_eliminated: false,
+    },
+];
+
+pub fn rules(id: &str) -> &'static Rules {
+    RULES
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no preset {id}"))
+}
+
+/// The start positions, written out again from RULES.md.
+pub fn start(id: &str) -> &'static str {
+    match rules(id).size {
+        7 => "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+        9 => "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
+        _ => "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0",
+    }
+}
+
+const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub rules: &'static Rules,
+    /// `board[rank][file]`.
+    pub board: Vec<Vec<char>>,
+    /// `'a'` or `'d'`.
+    pub side: char,
+    pub counter: u32,
+}
+
+/// `(from, to)` as `(file, rank)` pairs.
+pub type RMove = ((usize, usize), (usize, usize));
+
+pub fn square_name(sq: (usize, usize)) -> String {
+    format!("{}{}", (b'a' + sq.0 as u8) as char, sq.1 + 1)
+}
+
+pub fn move_name(m: RMove) -> String {
+    format!("{}-{}", square_name(m.0), square_name(m.1))
+}
+
+/// Parses a position string for a preset. `Err` for anything RULES.md (and the
+/// README's decisions) do not accept.
+pub fn parse(r: &'static Rules, s: &str) -> Result<Pos, String> {
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    if fields.len() < 2 || fields.len() > 3 {
+        return Err(format!("{} fields", fields.len()));
+    }
+    let mut rows_text = fields[0];
+    let mut bottom_first = false;
+    if let Some(rest) = rows_text.strip_prefix('/') {
+        bottom_first = true;
+        rows_text = rest.strip_suffix('/').unwrap_or(rest);
+    }
+    let mut rows: Vec<Vec<char>> = Vec::new();
+    for text in rows_text.split('/') {
+        let mut row = Vec::new();
+        let mut number = String::new();
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                if number.is_empty() && c == '0' {
+                    return Err("a run starts with 0".into());
+                }
+                number.push(c);
+                if number.len() > 2 {
+                    return Err("run too long".into());
+                }
+                continue;
+            }
+            if !number.is_empty() {
+                let n: usize = number.parse().map_err(|_| "bad number")?;
+                row.extend(std::iter::repeat_n('.', n));
+                number.clear();
+            }
+            if c != 't' && c != 'T' && c != 'K' {
+                return Err(format!("bad character {c:?}"));
+            }
+            row.push(c);
+        }
+        if !number.is_empty() {
+            let n: usize = number.parse().map_err(|_| "bad number")?;
+            row.extend(std::iter::repeat_n('.', n));
+        }
+        if text.is_empty() {
+            return Err("empty rank".into());
+        }
+        rows.push(row);
+    }
+    let n = r.size;
+    if rows.len() != n || rows.iter().any(|row| row.len() != n) {
+        return Err("wrong size".into());
+    }
+    if !bottom_first {
+        rows.reverse();
+    }
+    let side = match fields[1] {
+        "a" => 'a',
+        "d" => 'd',
+        other => return Err(format!("bad side {other:?}")),
+    };
+    let counter = match fields.get(2) {
+        None => 0,
+        Some(c) => {
+            if !c.chars().all(|ch| ch.is_ascii_digit()) {
+                return Err("bad counter".into());
+            }
+            let value: u32 = c.parse().map_err(|_| "bad counter")?;
+            if value > 65535 {
+                return Err("counter too large".into());
+            }
+            value
+        }
+    };
+    let pos = Pos {
+        rules: r,
+        board: rows,
+        side,
+        counter,
+    };
+    let mut kings = 0;
+    for rank in 0..n {
+        for file in 0..n {
+            let c = pos.board[rank][file];
+            if c == 'K' {
+                kings += 1;
+            }
+            if (c == 't' || c == 'T') && pos.restricted((file, rank)) {
+                return Err("soldier on a restricted square".into());
+            }
+        }
+    }
+    if kings > 1 {
+        return Err("two kings".into());
+    }
+    Ok(pos)
+}
+
+impl Pos {
+    pub fn start(id: &str) -> Pos {
+        parse(rules(id), start(id)).expect("start parses")
+    }
+
+    fn n(&self) -> usize {
+        self.rules.size
+    }
+
+    pub fn at(&self, sq: (usize, usize)) -> char {
+        self.board[sq.1][sq.0]
+    }
+
+    fn throne(&self) -> (usize, usize) {
+        (self.n() / 2, self.n() / 2)
+    }
+
+    fn is_corner(&self, sq: (usize, usize)) -> bool {
+        let last = self.n() - 1;
+        (sq.0 == 0 || sq.0 == last) && (sq.1 == 0 || sq.1 == last)
+    }
+
+    fn on_edge(&self, sq: (usize, usize)) -> bool {
+        let last = self.n() - 1;
+        sq.0 == 0 || sq.0 == last || sq.1 == 0 || sq.1 == last
+    }
+
+    /// The throne, and the corners in corner presets.
+    fn restricted(&self, sq: (usize, usize)) -> bool {
+        sq == self.throne() || (self.rules.corners && self.is_corner(sq))
+    }
+
+    fn step(&self, sq: (usize, usize), d: (i32, i32)) -> Option<(usize, usize)> {
+        let f = sq.0 as i32 + d.0;
+        let r = sq.1 as i32 + d.1;
+        let n = self.n() as i32;
+        if f < 0 || r < 0 || f >= n || r >= n {
+            None
+        } else {
+            Some((f as usize, r as usize))
+        }
+    }
+
+    fn belongs(c: char, side: char) -> bool {
+        match side {
+            'a' => c == 't',
+            _ => c == 'T' || c == 'K',
+        }
+    }
+
+    pub fn king(&self) -> Option<(usize, usize)> {
+        for rank in 0..self.n() {
+            for file in 0..self.n() {
+                if self.board[rank][file] == 'K' {
+                    return Some((file, rank));
+                }
+            }
+        }
+        None
+    }
+
+    fn count(&self, c: char) -> usize {
+        self.board.iter().flatten().filter(|&&x| x == c).count()
+    }
+
+    /// Every move of the side to move (the game-end rules are not looked at).
+    pub fn moves(&self) -> Vec<RMove> {
+        let mut out = Vec::new();
+        for rank in 0..self.n() {
+            for file in 0..self.n() {
+                let c = self.board[rank][file];
+                if !Pos::belongs(c, self.side) {
+                    continue;
+                }
+                for d in DIRS {
+                    let mut sq = (file, rank);
+                    while let Some(next) = self.step(sq, d) {
+                        if self.at(next) != '.' {
+                            break;
+                        }
+                        sq = next;
+                        let allowed = if sq == self.throne() {
+                            c == 'K' && self.rules.reentry
+                        } else if self.rules.corners && self.is_corner(sq) {
+                            c == 'K'
+                        } else {
+                            true
+                        };
+                        if allowed {
+                            out.push(((file, rank), sq));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Empty and hostile to soldiers: the empty throne, an empty corner in corner
+    /// presets.
+    fn hostile_empty(&self, sq: (usize, usize)) -> bool {
+        self.at(sq) == '.' && self.restricted(sq)
+    }
+
+    /// Whether the king on `k`, next to the attacker that just arrived on `a`, falls.
+    fn king_falls(&self, k: (usize, usize), a: (usize, usize)) -> bool {
+        let beyond = self.step(k, (k.0 as i32 - a.0 as i32, k.1 as i32 - a.1 as i32));
+        let attacker_beyond = beyond.is_some_and(|b| self.at(b) == 't');
+        let all_round_but = |skip: Option<(usize, usize)>| {
+            DIRS.iter().all(|&d| match self.step(k, d) {
+                Some(sq) => Some(sq) == skip || self.at(sq) == 't',
+                None => false,
+            })
+        };
+        let throne = self.throne();
+        let beside_throne =
+            (k.0 as i32 - throne.0 as i32).abs() + (k.1 as i32 - throne.1 as i32).abs() == 1;
+        match self.rules.king {
+            KingRule::Weak => attacker_beyond || beyond.is_some_and(|b| self.hostile_empty(b)),
+            KingRule::FourThreeTwo => {
+                if k == throne {
+                    all_round_but(None)
+                } else if beside_throne {
+                    all_round_but(Some(throne))
+                } else {
+                    attacker_beyond
+                }
+            }
+            KingRule::FourOrTwo => {
+                if k == throne {
+                    all_round_but(None)
+                } else {
+                    attacker_beyond
+                        || beyond.is_some_and(|b| self.at(b) == '.' && self.is_corner(b))
+                }
+            }
+        }
+    }
+
+    /// Plays a move (assumed legal) and returns the captured squares, sorted.
+    pub fn play(&mut self, m: RMove) -> Vec<(usize, usize)> {
+        let (from, to) = m;
+        let piece = self.at(from);
+        self.board[from.1][from.0] = '.';
+        self.board[to.1][to.0] = piece;
+        let mover = self.side;
+        let mut captured = Vec::new();
+        for d in DIRS {
+            let Some(q) = self.step(to, d) else { continue };
+            let prey = self.at(q);
+            if prey == '.' || Pos::belongs(prey, mover) {
+                continue;
+            }
+            if prey == 'K' {
+                if self.king_falls(q, to) {
+                    captured.push(q);
+                }
+                continue;
+            }
+            let Some(r) = self.step(q, d) else { continue };
+            if Pos::belongs(self.at(r), mover) || self.hostile_empty(r) {
+                captured.push(q);
+            }
+        }
+        for &q in &captured {
+            self.board[q.1][q.0] = '.';
+        }
+        if captured.is_empty() {
+            self.counter = (self.counter + 1).min(65535);
+        } else {
+            self.counter = 0;
+        }
+        self.side = if self.side == 'a' { 'd' } else { 'a' };
+        captured.sort();
+        captured
+    }
+
+    /// The position string: ranks from the top, runs of empties as numbers.
+    pub fn format(&self) -> String {
+        let mut ranks = Vec::new();
+        for rank in (0..self.n()).rev() {
+            let mut text = String::new();
+            let mut run = 0;
+            for file in 0..self.n() {
+                let c = self.board[rank][file];
+                if c == '.' {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        text += &run.to_string();
+                        run = 0;
+                    }
+                    text.push(c);
+                }
+            }
+            if run > 0 {
+                text += &run.to_string();
+            }
+            ranks.push(text);
+        }
+        format!("{} {} {}", ranks.join("/"), self.side, self.counter)
+    }
+
+    /// The same board as an OpenTafl record: `/`-first, rank 1 first.
+    pub fn format_opentafl(&self) -> String {
+        let ours = self.format();
+        let (rows, rest) = ours.split_once(' ').expect("fields");
+        let mut ranks: Vec<&str> = rows.split('/').collect();
+        ranks.reverse();
+        format!("/{}/ {rest}", ranks.join("/"))
+    }
+}
+
+/// How a game ended: the winner (`"attackers"`, `"defenders"` or `"draw"`) and the
+/// reason's name.
+pub type End = (&'static str, &'static str);
+
+/// A game: the positions since the one the caller gave, that one first.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub history: Vec<Pos>,
+}
+
+impl Game {
+    pub fn new(pos: Pos) -> Game {
+        Game { history: vec![pos] }
+    }
+
+    pub fn now(&self) -> &Pos {
+        self.history.last().expect("never empty")
+    }
+
+    /// RULES.md's judgement, in its order.
+    pub fn end(&self) -> Option<End> {
+        let p = self.now();
+        let r = p.rules;
+        let win = |side: char| {
+            if side == 'a' {
+                "attackers"
+            } else {
+                "defenders"
+            }
+        };
+        match p.king() {
+            None => return Some(("attackers", "king_captured")),
+            Some(k) => {
+                let escaped = if r.corners {
+                    p.is_corner(k)
+                } else {
+                    p.on_edge(k)
+                };
+                if escaped {
+                    return Some(("defenders", "king_escaped"));
+                }
+            }
+        }
+        if r.attackers_eliminated && p.count('t') == 0 {
+            return Some(("defenders", "attackers_eliminated"));
+        }
+        if p.moves().is_empty() {
+            let other = if p.side == 'a' { 'd' } else { 'a' };
+            return Some(if r.stalemate_loses {
+                (win(other), "no_legal_moves")
+            } else {
+                ("draw", "no_legal_moves")
+            });
+        }
+        let seen = self
+            .history
+            .iter()
+            .filter(|q| q.board == p.board && q.side == p.side)
+            .count();
+        if seen >= r.repetition_at {
+            // The side that made the repeating move is the one not to move now.
+            let maker = if p.side == 'a' { 'd' } else { 'a' };
+            return Some(if r.repetition_loses {
+                let other = if maker == 'a' { 'd' } else { 'a' };
+                (win(other), "repetition")
+            } else {
+                ("draw", "repetition")
+            });
+        }
+        if r.no_capture_limit.is_some_and(|limit| p.counter >= limit) {
+            return Some(("draw", "no_capture_limit"));
+        }
+        None
+    }
+
+    /// The legal moves: none once the game is over.
+    pub fn moves(&self) -> Vec<RMove> {
+        if self.end().is_some() {
+            Vec::new()
+        } else {
+            self.now().moves()
+        }
+    }
+
+    pub fn play(&mut self, m: RMove) -> Vec<(usize, usize)> {
+        let mut next = self.now().clone();
+        let captured = next.play(m);
+        self.history.push(next);
+        captured
+    }
+}
+
+/// Perft with the game-end rules: a finished game has no moves.
+pub fn perft(game: &mut Game, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    for m in game.moves() {
+        game.play(m);
+        total += perft(game, depth - 1);
+        game.history.pop();
+    }
+    total
+}
