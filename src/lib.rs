@@ -6,6 +6,7 @@
 //! - `cli` (feature `server`): the `branan` command line.
 
 pub mod rules;
+pub mod search;
 
 #[cfg(feature = "server")]
 pub mod cli;

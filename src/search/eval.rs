@@ -1,0 +1,134 @@
+//! The static evaluation, per preset family (corner escape, edge escape): material,
+//! the king's freedom and his routes to escape squares, the attackers' hold on the
+//! escape squares, and the pressure around the king. The weights are in
+//! [`super::params`].
+
+use crate::rules::{Escape, Position, Side, Variant};
+
+use super::attacks::{bit, king_capture, lines_from, rays, slides};
+use super::params::{CORNER, EDGE, MATE_BOUND, Weights};
+
+/// The weights for `v`'s family.
+pub fn weights(v: &Variant) -> &'static Weights {
+    match v.escape {
+        Escape::Corners => &CORNER,
+        Escape::Edges => &EDGE,
+    }
+}
+
+/// Squares next to or diagonal to a corner (corner presets), or the ring one step in
+/// from the edge (edge presets): where attackers guard the escape squares.
+fn guard_squares(v: &Variant) -> u128 {
+    let size = v.size() as i32;
+    let mut mask = 0u128;
+    for sq in v.geometry.board {
+        let (f, r) = (sq.file() as i32, sq.rank() as i32);
+        let guard = match v.escape {
+            Escape::Corners => {
+                let df = f.min(size - 1 - f);
+                let dr = r.min(size - 1 - r);
+                df + dr > 0 && df <= 1 && dr <= 1
+            }
+            Escape::Edges => {
+                let d = f.min(r).min(size - 1 - f).min(size - 1 - r);
+                d == 1
+            }
+        };
+        if guard {
+            mask |= bit(sq.index());
+        }
+    }
+    mask
+}
+
+/// The evaluation's per-preset data, computed once per search.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluator {
+    w: &'static Weights,
+    guards: u128,
+    /// Steps from each square to the nearest escape square.
+    distance: [u8; 128],
+    /// Squares within two steps (Chebyshev) of each square.
+    near: [u128; 128],
+    /// The orthogonal neighbours of each square.
+    adjacent: [u128; 128],
+}
+
+impl Evaluator {
+    pub(crate) fn new(v: &'static Variant) -> Evaluator {
+        let size = v.size() as i32;
+        let mut distance = [0u8; 128];
+        let mut near = [0u128; 128];
+        let mut adjacent = [0u128; 128];
+        for sq in v.geometry.board {
+            let (f, r) = (sq.file() as i32, sq.rank() as i32);
+            distance[sq.index()] = match v.escape {
+                Escape::Corners => {
+                    let df = f.min(size - 1 - f);
+                    let dr = r.min(size - 1 - r);
+                    (df + dr) as u8
+                }
+                Escape::Edges => f.min(r).min(size - 1 - f).min(size - 1 - r) as u8,
+            };
+            for other in v.geometry.board {
+                let (g, s) = (other.file() as i32, other.rank() as i32);
+                let (dx, dy) = ((g - f).abs(), (s - r).abs());
+                if dx.max(dy) <= 2 && dx + dy > 0 {
+                    near[sq.index()] |= bit(other.index());
+                }
+                if dx + dy == 1 {
+                    adjacent[sq.index()] |= bit(other.index());
+                }
+            }
+        }
+        Evaluator {
+            w: weights(v),
+            guards: guard_squares(v),
+            distance,
+            near,
+            adjacent,
+        }
+    }
+
+    /// The static score of `pos` for the side to move.
+    pub(crate) fn eval(&self, pos: &Position) -> i32 {
+        let w = self.w;
+        let v = pos.variant();
+        let att = pos.attackers().0;
+        let def = pos.defenders().0;
+        let mut s = w.defender * def.count_ones() as i32 - w.attacker * att.count_ones() as i32;
+        s -= w.escape_guard * (att & self.guards).count_ones() as i32;
+        if let Some(k) = pos.king() {
+            let k = k.index();
+            let r = rays(v);
+            let occ = pos.occupied().0;
+            let moves = slides(r, k, occ);
+            s += w.king_mobility * moves.count_ones() as i32;
+            let without_king = occ & !bit(k);
+            let mut routes = 0;
+            let mut m = moves;
+            while m != 0 {
+                let t = m.trailing_zeros() as usize;
+                m &= m - 1;
+                routes += lines_from(v, r, t, without_king).count;
+            }
+            s += w.king_route * routes as i32;
+            if pos.side_to_move() == Side::Attackers {
+                s += w.king_open_line * lines_from(v, r, k, occ).count as i32;
+            } else if king_capture(pos).is_some() {
+                s -= w.king_in_danger;
+            }
+            let adjacent = self.adjacent[k];
+            s -= w.king_adjacent_attacker * (adjacent & att).count_ones() as i32;
+            s -= w.king_adjacent_hostile * (adjacent & v.king_hostile.0 & !occ).count_ones() as i32;
+            s += w.king_guard * (adjacent & def).count_ones() as i32;
+            s -= w.king_near_attacker * (self.near[k] & att).count_ones() as i32;
+            s -= w.king_distance * self.distance[k] as i32;
+        }
+        let s = s.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        match pos.side_to_move() {
+            Side::Defenders => s,
+            Side::Attackers => -s,
+        }
+    }
+}

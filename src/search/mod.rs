@@ -1,0 +1,249 @@
+//! The engine: the best move of a game from a time-, depth- or node-limited search.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use branan::rules::{Game, Position, Variant};
+//! use branan::search::{Limits, Score, analyze};
+//!
+//! // Tablut: the king on b8 steps to the edge.
+//! let v = Variant::by_id("tablut").unwrap();
+//! let game = Game::new(Position::parse(v, "9/1K7/9/9/9/9/9/9/8t d 0").unwrap());
+//! let a = analyze(&game, &Limits::depth(3), 1, &AtomicBool::new(false));
+//! assert_eq!(a.score, Score::Win(1));
+//! assert!(a.best_move.is_some());
+//! ```
+//!
+//! Files: `search.rs` (negamax, quiescence), `tt.rs` (transposition table),
+//! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
+//! `attacks.rs` (geometry), `clock.rs` (limits), `bench.rs` (the benchmark).
+
+mod attacks;
+pub mod bench;
+mod clock;
+mod eval;
+mod move_picker;
+pub mod params;
+#[allow(clippy::module_inception)]
+mod search;
+mod tt;
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::rules::{Game, Move, Outcome};
+
+pub use clock::Limits;
+pub use eval::weights;
+
+use clock::Clock;
+use eval::Evaluator;
+use move_picker::Heuristics;
+use params::{DEFAULT_TT_MB, MATE, MATE_BOUND};
+use search::{RootResult, Search};
+use tt::Tt;
+
+/// The most lines a search returns (`multipv`).
+pub const MAX_MULTIPV: usize = 5;
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Score {
+    /// Centipawn-like: 100 is one attacking soldier.
+    Cp(i32),
+    /// A forced result in this many plies: positive, the side to move wins;
+    /// negative, it loses.
+    Win(i32),
+}
+
+impl Score {
+    pub(crate) fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Win(MATE - s)
+        } else if s <= -MATE_BOUND {
+            Score::Win(-(MATE + s))
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Win(n) => write!(f, "win {n}"),
+        }
+    }
+}
+
+/// One of the best lines (multipv).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Line {
+    pub mv: Move,
+    pub score: Score,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// The result of an analysis.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Analysis {
+    /// `None` when the game is over.
+    pub best_move: Option<Move>,
+    /// The best line's score. On a finished game, `Cp(0)` (see `outcome`).
+    pub score: Score,
+    /// The best line, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The best lines, best first (as many as asked for and the position has
+    /// moves); `lines[0]` is the best move's.
+    pub lines: Vec<Line>,
+    /// `Some` when the game is already over.
+    pub outcome: Option<Outcome>,
+}
+
+/// A reusable engine: its transposition table and ordering tables. Every analysis
+/// starts from empty tables, so results do not depend on earlier searches.
+pub struct Searcher {
+    tt: Tt,
+    heur: Heuristics,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(DEFAULT_TT_MB)
+    }
+}
+
+impl Searcher {
+    /// An engine with a transposition table of about `tt_mb` MiB.
+    pub fn new(tt_mb: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(tt_mb),
+            heur: Heuristics::new(),
+        }
+    }
+
+    /// Analyses the game's position, with repetition judged over the game's history.
+    /// `multipv` is clamped to `1..=MAX_MULTIPV`; raising `stop` ends the search
+    /// early with the best result so far.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+    ) -> Analysis {
+        let clock = Clock::new(limits, stop);
+        let pos = *game.position();
+        if let Some(outcome) = game.outcome() {
+            return Analysis {
+                best_move: None,
+                score: Score::Cp(0),
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                elapsed: clock.elapsed(),
+                lines: Vec::new(),
+                outcome: Some(outcome),
+            };
+        }
+        let root_moves = pos.legal_moves();
+        let multipv = multipv.clamp(1, MAX_MULTIPV).min(root_moves.len());
+        self.tt.new_search();
+        self.heur.clear();
+        let mut search = Search::new(
+            &mut self.tt,
+            &mut self.heur,
+            clock,
+            Evaluator::new(pos.variant()),
+            game.keys().to_vec(),
+        );
+
+        let mut completed: Vec<RootResult> = Vec::new();
+        let mut depth_done = 0;
+        for depth in 1..=limits.max_depth() {
+            if depth > 1 && !search.clock.may_deepen() {
+                break;
+            }
+            let mut lines: Vec<RootResult> = Vec::new();
+            let mut excluded: Vec<Move> = Vec::new();
+            for i in 0..multipv {
+                let prev = completed.get(i).and_then(|l| l.pv.first().copied());
+                let result = search.root(&pos, depth as i32, &excluded, prev);
+                if search.stopped {
+                    // A first line cut short still counts when a move other than
+                    // the previous best (searched first) proved better than it.
+                    if i == 0
+                        && (multipv == 1 || completed.is_empty())
+                        && let Some(r) = result
+                    {
+                        let changed = completed
+                            .first()
+                            .is_none_or(|old| old.pv.first() != r.pv.first());
+                        if changed {
+                            completed = vec![r];
+                        }
+                    }
+                    break;
+                }
+                let Some(r) = result else { break };
+                if let Some(&m) = r.pv.first() {
+                    excluded.push(m);
+                }
+                lines.push(r);
+            }
+            if search.stopped {
+                break;
+            }
+            // Sort (a later line can score above an earlier one only by a window
+            // artefact; keep the order stable otherwise).
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            completed = lines;
+            depth_done = depth;
+            let decided = completed
+                .iter()
+                .all(|l| l.score.abs() >= MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth);
+            if decided {
+                break;
+            }
+        }
+        if completed.is_empty() {
+            // Stopped before the first move was searched: any legal move.
+            completed.push(RootResult {
+                score: search.eval.eval(&pos),
+                pv: vec![root_moves[0]],
+            });
+        }
+        let lines: Vec<Line> = completed
+            .iter()
+            .filter_map(|r| {
+                Some(Line {
+                    mv: *r.pv.first()?,
+                    score: Score::from_internal(r.score),
+                    pv: r.pv.clone(),
+                })
+            })
+            .collect();
+        let best = &lines[0];
+        Analysis {
+            best_move: Some(best.mv),
+            score: best.score,
+            pv: best.pv.clone(),
+            depth: depth_done,
+            nodes: search.nodes,
+            elapsed: search.clock.elapsed(),
+            lines,
+            outcome: None,
+        }
+    }
+}
+
+/// Analyses `game` with a fresh engine (see [`Searcher::analyze`]).
+pub fn analyze(game: &Game, limits: &Limits, multipv: usize, stop: &AtomicBool) -> Analysis {
+    Searcher::default().analyze(game, limits, multipv, stop)
+}

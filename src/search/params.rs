@@ -1,0 +1,106 @@
+//! Every weight of the evaluation and every tunable of the search, by name.
+//!
+//! Scores are centipawn-like: 100 is one attacking soldier. Evaluation terms are
+//! computed from the defenders' point of view and negated for the attackers.
+
+/// The evaluation weights of one preset family.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// One attacking soldier.
+    pub attacker: i32,
+    /// One defending soldier (the defenders have half as many).
+    pub defender: i32,
+    /// Per square the king can reach in one move.
+    pub king_mobility: i32,
+    /// Per square the king can reach in one move from which a line to an escape
+    /// square is open (an escape in two moves).
+    pub king_route: i32,
+    /// Per open line to an escape square while the attackers are to move (they
+    /// must block it at once).
+    pub king_open_line: i32,
+    /// Per attacker next to the king.
+    pub king_adjacent_attacker: i32,
+    /// Per empty square next to the king that is hostile to him.
+    pub king_adjacent_hostile: i32,
+    /// Per attacker within two squares (Chebyshev) of the king.
+    pub king_near_attacker: i32,
+    /// Per defender soldier next to the king (a guard).
+    pub king_guard: i32,
+    /// Per step between the king and the nearest escape square.
+    pub king_distance: i32,
+    /// Per attacker on a square that guards an escape square: next to or diagonal
+    /// to a corner (corner presets), or on the ring next to the edge (edge presets).
+    pub escape_guard: i32,
+    /// An attackers' capture of the king threatened while the defenders are to
+    /// move (they must answer it).
+    pub king_in_danger: i32,
+}
+
+/// Brandubh and Brandubh (classic): the king escapes to a corner.
+pub const CORNER: Weights = Weights {
+    attacker: 100,
+    defender: 160,
+    king_mobility: 3,
+    king_route: 45,
+    king_open_line: 120,
+    king_adjacent_attacker: 30,
+    king_adjacent_hostile: 20,
+    king_near_attacker: 6,
+    king_guard: 8,
+    king_distance: 12,
+    escape_guard: 18,
+    king_in_danger: 60,
+};
+
+/// Tablut, Tablut (Linnaeus) and Tawlbwrdd: the king escapes to any edge square.
+pub const EDGE: Weights = Weights {
+    attacker: 100,
+    defender: 170,
+    king_mobility: 4,
+    king_route: 70,
+    king_open_line: 150,
+    king_adjacent_attacker: 25,
+    king_adjacent_hostile: 15,
+    king_near_attacker: 5,
+    king_guard: 6,
+    king_distance: 20,
+    escape_guard: 6,
+    king_in_danger: 60,
+};
+
+/// A win: a forced win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Scores at or beyond this are wins or losses in a number of plies.
+pub const MATE_BOUND: i32 = MATE - 10_000;
+/// The value of a draw for both sides.
+pub const DRAW: i32 = 0;
+
+/// The deepest the search goes (plies from the root, quiescence included).
+pub const MAX_PLY: usize = 128;
+/// The deepest nominal depth of iterative deepening.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Null-move pruning: from this depth on, with a reduction of
+/// `NULL_MOVE_BASE + depth / NULL_MOVE_DIVISOR`.
+pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
+pub const NULL_MOVE_BASE: i32 = 2;
+pub const NULL_MOVE_DIVISOR: i32 = 4;
+
+/// Late-move reductions: quiet moves after the first `LMR_MIN_MOVES` from
+/// `LMR_MIN_DEPTH` on are searched one ply shallower (two after `LMR_LATE_MOVES`).
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 3;
+pub const LMR_LATE_MOVES: usize = 10;
+
+/// Quiescence: how many plies of it may answer a threat to the king with every
+/// move, and how many may add the king's moves that open a line to an escape.
+pub const QS_EVASION_PLIES: u32 = 2;
+pub const QS_KING_THREAT_PLIES: u32 = 4;
+
+/// With a time limit, no new iteration starts after this share (per mille) of it.
+pub const SOFT_TIME_PER_MILLE: u64 = 450;
+/// How many nodes pass between two looks at the clock and the stop flag.
+pub const CHECK_EVERY_NODES: u64 = 1024;
+
+/// Default transposition table size, in MiB.
+pub const DEFAULT_TT_MB: usize = 16;

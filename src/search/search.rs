@@ -1,0 +1,515 @@
+//! Iterative deepening negamax with principal-variation search, a transposition
+//! table, null-move pruning, late-move reductions, a threat extension (a king with
+//! an open line to an escape square is "in check") and a quiescence search over
+//! captures and the king's threats.
+//!
+//! The rules hold inside the search: every node is judged by the preset's game-end
+//! rules in RULES.md's order (king escaped or captured, attackers eliminated, no
+//! legal move, repetition against the game's history, the no-capture limit).
+
+use crate::rules::{
+    DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Position, RepetitionOutcome, Side,
+    repetitions,
+};
+
+use super::attacks::{
+    Lines, bit, capture_squares, has_moves, king_capture, king_lines, lines_from, moves_to, rays,
+    slides,
+};
+use super::clock::Clock;
+use super::eval::Evaluator;
+use super::move_picker::{CAPTURE, Heuristics, KILLER, pick, score_moves};
+use super::params::{
+    CHECK_EVERY_NODES, DRAW, LMR_LATE_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MATE_BOUND,
+    MAX_PLY, NULL_MOVE_BASE, NULL_MOVE_DIVISOR, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
+    QS_KING_THREAT_PLIES,
+};
+use super::tt::{Bound, Tt};
+
+pub(crate) const INF: i32 = MATE + 1;
+
+/// The result of one root search (one line of one iteration).
+#[derive(Clone, Debug)]
+pub(crate) struct RootResult {
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// One search in progress: the tables it borrows, the limits, the key stack.
+pub(crate) struct Search<'a> {
+    pub tt: &'a mut Tt,
+    pub heur: &'a mut Heuristics,
+    pub clock: Clock<'a>,
+    pub eval: Evaluator,
+    /// The keys of the game's positions, then of the positions along the current
+    /// line, the current one last.
+    pub keys: Vec<u64>,
+    pub nodes: u64,
+    pub stopped: bool,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<'a> Search<'a> {
+    pub(crate) fn new(
+        tt: &'a mut Tt,
+        heur: &'a mut Heuristics,
+        clock: Clock<'a>,
+        eval: Evaluator,
+        keys: Vec<u64>,
+    ) -> Search<'a> {
+        let none = Move {
+            from: crate::rules::Square::new(0, 0),
+            to: crate::rules::Square::new(0, 0),
+        };
+        Search {
+            tt,
+            heur,
+            clock,
+            eval,
+            keys,
+            nodes: 0,
+            stopped: false,
+            pv: vec![[none; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Counts a node and looks at the limits now and then.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.clock.out_of_nodes(self.nodes)
+            || (self.nodes.is_multiple_of(CHECK_EVERY_NODES) && self.clock.must_stop(self.nodes))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The score of a node whose game is over, or `None` while it goes on (the
+    /// "no legal move" rule is left to the caller unless repetition or the
+    /// no-capture limit would otherwise apply).
+    #[inline]
+    fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let win = MATE - ply as i32;
+        if pos.is_decided() {
+            let winner = if pos.king().is_none() {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
+            return Some(if winner == pos.side_to_move() {
+                win
+            } else {
+                -win
+            });
+        }
+        let v = pos.variant();
+        let counter = pos.plies_since_capture();
+        let limit = v.no_capture_limit.is_some_and(|l| counter >= l);
+        let repeated =
+            counter >= 4 && repetitions(&self.keys, counter) >= v.repetition.occurrence as usize;
+        if !(limit || repeated) {
+            return None;
+        }
+        if !has_moves(pos) {
+            return Some(no_moves_score(pos, ply));
+        }
+        if repeated {
+            return Some(match v.repetition.outcome {
+                RepetitionOutcome::Draw => DRAW,
+                // The side that made the repeating move loses: the side to move wins.
+                RepetitionOutcome::MoverLoses => win,
+            });
+        }
+        Some(DRAW)
+    }
+
+    /// The principal variation of a node won by one move.
+    fn set_final_move(&mut self, ply: usize, m: Option<Move>) {
+        if let Some(m) = m {
+            self.pv[ply][ply] = m;
+            self.pv_len[ply] = ply + 1;
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Searches the root's moves not in `excluded` to `depth`. `None` when stopped
+    /// before any move was searched fully.
+    pub(crate) fn root(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        excluded: &[Move],
+        prev_best: Option<Move>,
+    ) -> Option<RootResult> {
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        let mut scores = [0i32; crate::rules::MAX_MOVES];
+        let threat = if pos.side_to_move() == Side::Attackers {
+            king_lines(pos)
+        } else {
+            Lines::default()
+        };
+        score_moves(pos, &list, &mut scores, prev_best, self.heur, 0, threat);
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best: Option<RootResult> = None;
+        self.pv_len[0] = 0;
+        let mut searched = 0;
+        for i in 0..list.len() {
+            pick(&mut list, &mut scores, i);
+            let m = list[i];
+            if excluded.contains(&m) {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.keys.push(child.key());
+            let mut s;
+            if searched == 0 {
+                s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+            } else {
+                s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if !self.stopped && s > alpha {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            searched += 1;
+            if best.as_ref().is_none_or(|b| s > b.score) {
+                self.update_pv(0, m);
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                best = Some(RootResult { score: s, pv });
+                alpha = alpha.max(s);
+            }
+        }
+        if let Some(b) = &best
+            && !self.stopped
+            && excluded.is_empty()
+        {
+            let first = b.pv.first().copied();
+            self.tt
+                .store(pos.key(), 0, depth, b.score, Bound::Exact, first);
+        }
+        best
+    }
+
+    /// Negamax with alpha-beta and PVS at a node `ply` plies from the root.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if let Some(s) = self.terminal(pos, ply) {
+            self.nodes += 1;
+            return s;
+        }
+        if self.tick() {
+            return 0;
+        }
+        let side = pos.side_to_move();
+        let win_next = MATE - ply as i32 - 1;
+        let lines = king_lines(pos);
+        let capture = king_capture(pos);
+        let king_danger = match side {
+            Side::Defenders => {
+                if lines.count > 0 {
+                    self.set_final_move(ply, escape_move(pos, lines));
+                    return win_next;
+                }
+                capture.is_some()
+            }
+            Side::Attackers => {
+                if capture.is_some() {
+                    self.set_final_move(ply, capture);
+                    return win_next;
+                }
+                false
+            }
+        };
+        let in_threat = side == Side::Attackers && lines.count > 0;
+
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 8 {
+            return self.eval.eval(pos);
+        }
+        if in_threat {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let hit = self.tt.probe(key, ply);
+        let mut tt_move = None;
+        if let Some(h) = hit {
+            tt_move = h.mv;
+            if !pv_node && h.depth >= depth {
+                match h.bound {
+                    Bound::Exact => return h.score,
+                    Bound::Lower if h.score >= beta => return h.score,
+                    Bound::Upper if h.score <= alpha => return h.score,
+                    _ => {}
+                }
+            }
+        }
+
+        if !pv_node
+            && allow_null
+            && !in_threat
+            && !king_danger
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.eval.eval(pos) >= beta
+        {
+            let mut null = *pos;
+            null.turn = side.opponent();
+            null.key ^= DEFENDERS_TO_MOVE;
+            let r = NULL_MOVE_BASE + depth / NULL_MOVE_DIVISOR;
+            self.keys.push(null.key);
+            let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            return no_moves_score(pos, ply);
+        }
+        let mut scores = [0i32; crate::rules::MAX_MOVES];
+        score_moves(pos, &list, &mut scores, tt_move, self.heur, ply, lines);
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut quiets_tried: [Option<Move>; 32] = [None; 32];
+        let mut n_quiets = 0;
+        for i in 0..list.len() {
+            pick(&mut list, &mut scores, i);
+            let m = list[i];
+            let ordered = scores[i];
+            let mut child = *pos;
+            let caps = child.play_unchecked(m);
+            let quiet = caps.is_empty() && ordered < CAPTURE && ordered != KILLER + 1;
+            self.keys.push(child.key());
+            let mut s;
+            if i == 0 {
+                s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVES
+                    && quiet
+                    && ordered < KILLER
+                    && !in_threat
+                    && !king_danger
+                {
+                    r = 1 + i32::from(i >= LMR_LATE_MOVES && depth >= 5);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.min(depth - 2).max(0);
+                }
+                s = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                if !self.stopped && s > alpha && r > 0 {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if !self.stopped && s > alpha && s < beta {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = Some(m);
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        if caps.is_empty() {
+                            self.heur.reward(side, m, ply, depth);
+                            for q in quiets_tried.iter().take(n_quiets).flatten() {
+                                self.heur.punish(side, *q, depth);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if caps.is_empty() && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, depth, best, bound, best_move);
+        best
+    }
+
+    /// The quiescence search: captures, the king's moves that open a line to an
+    /// escape (for a few plies), the attackers' blocks of an open line, and every
+    /// answer to a threat on the king (for a few plies).
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        if let Some(s) = self.terminal(pos, ply) {
+            self.nodes += 1;
+            return s;
+        }
+        if self.tick() {
+            return 0;
+        }
+        if !has_moves(pos) {
+            return no_moves_score(pos, ply);
+        }
+        let side = pos.side_to_move();
+        let win_next = MATE - ply as i32 - 1;
+        let lines = king_lines(pos);
+        let mut list = MoveList::new();
+        let mut stand_pat = true;
+        match side {
+            Side::Defenders => {
+                if lines.count > 0 {
+                    return win_next;
+                }
+                if king_capture(pos).is_some() && qply < QS_EVASION_PLIES {
+                    stand_pat = false;
+                    pos.generate(&mut list);
+                }
+            }
+            Side::Attackers => {
+                if king_capture(pos).is_some() {
+                    return win_next;
+                }
+                if lines.count >= 2 {
+                    // One move blocks one line at most: the king escapes next.
+                    return -(MATE - ply as i32 - 2);
+                }
+                if lines.count == 1 {
+                    stand_pat = false;
+                    moves_to(pos, lines.path, &mut list);
+                    if list.is_empty() {
+                        return -(MATE - ply as i32 - 2);
+                    }
+                }
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.eval(pos);
+        }
+        let mut best = -INF;
+        if stand_pat {
+            let e = self.eval.eval(pos);
+            if e >= beta {
+                return e;
+            }
+            best = e;
+            alpha = alpha.max(e);
+            moves_to(pos, capture_squares(pos, side), &mut list);
+            if side == Side::Defenders && qply < QS_KING_THREAT_PLIES {
+                self.king_threats(pos, &mut list);
+            }
+        }
+        for &m in list.iter() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.keys.push(child.key());
+            let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Appends the king's moves (not captures, which are already listed) to a square
+    /// from which a line to an escape square is open.
+    fn king_threats(&self, pos: &Position, list: &mut MoveList) {
+        let Some(k) = pos.king() else { return };
+        let v = pos.variant();
+        let r = rays(v);
+        let occ = pos.occupied().0;
+        let without_king = occ & !bit(k.index());
+        let captures = capture_squares(pos, Side::Defenders);
+        let mut targets = slides(r, k.index(), occ) & !captures;
+        if v.escape == Escape::Corners {
+            targets &= !v.restricted.0;
+        }
+        while targets != 0 {
+            let t = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            if lines_from(v, r, t, without_king).count > 0 {
+                list.push(Move {
+                    from: k,
+                    to: crate::rules::Square::from_index(t as u8),
+                });
+            }
+        }
+    }
+}
+
+/// The king's move along one of his open `lines` to the escape square.
+fn escape_move(pos: &Position, lines: Lines) -> Option<Move> {
+    let k = pos.king()?;
+    let end = lines.path & pos.variant().escape_squares.0;
+    (end != 0).then(|| Move {
+        from: k,
+        to: crate::rules::Square::from_index(end.trailing_zeros() as u8),
+    })
+}
+
+/// The score of a side to move that has no legal move.
+#[inline]
+fn no_moves_score(pos: &Position, ply: usize) -> i32 {
+    match pos.variant().no_legal_moves {
+        NoMovesOutcome::Loses => -(MATE - ply as i32),
+        NoMovesOutcome::Draw => DRAW,
+    }
+}

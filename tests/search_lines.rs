@@ -1,0 +1,176 @@
+//! The engine's answers are legal and reproducible, multipv lines are distinct,
+//! the limits and the stop flag end a search, and repetition counts the game's
+//! history.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use branan::rules::{Game, Position, Variant};
+use branan::search::{Analysis, Limits, Score, Searcher, analyze};
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// Games of every preset, a random number of random moves from the start.
+fn random_games(per_variant: usize) -> Vec<Game> {
+    let mut rng = Rng(0xb4a4a4);
+    let mut out = Vec::new();
+    for v in Variant::all() {
+        for _ in 0..per_variant {
+            let mut game = Game::new(Position::start(v));
+            let plies = rng.below(60);
+            for _ in 0..plies {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            out.push(game);
+        }
+    }
+    out
+}
+
+fn assert_legal(game: &Game, a: &Analysis) {
+    if game.outcome().is_some() {
+        assert_eq!(a.best_move, None);
+        assert!(a.outcome.is_some());
+        return;
+    }
+    let best = a.best_move.expect("a best move while the game goes on");
+    assert!(game.legal_moves().contains(best));
+    assert_eq!(a.pv.first(), Some(&best));
+    assert_eq!(a.lines[0].mv, best);
+    for line in &a.lines {
+        assert_eq!(line.pv.first(), Some(&line.mv));
+        let mut g = game.clone();
+        for &m in &line.pv {
+            g.play(m).unwrap_or_else(|e| {
+                panic!(
+                    "{:?}: pv {:?} plays {m} illegally: {e}",
+                    game.position(),
+                    line.pv
+                )
+            });
+        }
+        // A line that ends the game says so in its score.
+        if let (Some(outcome), Score::Win(n)) = (g.outcome(), line.score)
+            && outcome.winner.is_some()
+        {
+            assert_eq!(n.unsigned_abs() as usize, line.pv.len(), "{line:?}");
+        }
+    }
+}
+
+#[test]
+fn every_line_is_legal() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(4);
+    for game in random_games(6) {
+        let a = searcher.analyze(&game, &Limits::depth(3), 3, &stop);
+        assert_legal(&game, &a);
+        let moves = a.lines.iter().map(|l| l.mv).collect::<Vec<_>>();
+        let mut distinct = moves.clone();
+        distinct.dedup();
+        assert_eq!(distinct.len(), moves.len(), "multipv repeats a move");
+        if game.outcome().is_none() {
+            assert_eq!(a.lines.len(), game.legal_moves().len().min(3));
+            // Fewer plies only when every line is already decided.
+            let decided = a.lines.iter().all(|l| matches!(l.score, Score::Win(_)));
+            assert!(a.depth == 3 || (a.depth >= 1 && decided), "{a:?}");
+        }
+    }
+}
+
+#[test]
+fn depth_and_node_limits_are_deterministic() {
+    let stop = AtomicBool::new(false);
+    // The same table size as `analyze`'s (a different size collides differently).
+    let mut reused = Searcher::default();
+    for game in random_games(2) {
+        for limits in [Limits::depth(4), Limits::nodes(3_000)] {
+            let a = analyze(&game, &limits, 2, &stop);
+            // A reused engine answers the same as a fresh one.
+            let b = reused.analyze(&game, &limits, 2, &stop);
+            assert_eq!(
+                (a.best_move, a.score, &a.pv, a.depth, a.nodes, &a.lines),
+                (b.best_move, b.score, &b.pv, b.depth, b.nodes, &b.lines)
+            );
+            if let Some(n) = limits.nodes {
+                assert!(a.nodes <= n);
+            }
+            assert_legal(&game, &a);
+        }
+    }
+}
+
+#[test]
+fn a_time_limit_ends_the_search() {
+    let v = Variant::by_id("tawlbwrdd").unwrap();
+    let game = Game::new(Position::start(v));
+    let started = Instant::now();
+    let a = analyze(&game, &Limits::time_ms(150), 1, &AtomicBool::new(false));
+    // Generous bound: the README measures the real overhead.
+    assert!(started.elapsed() < Duration::from_millis(150 + 1_000));
+    assert!(a.best_move.is_some());
+    assert!(a.depth >= 1);
+}
+
+#[test]
+fn the_stop_flag_ends_an_unlimited_search() {
+    let v = Variant::by_id("tablut").unwrap();
+    let game = Game::new(Position::start(v));
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let a = analyze(&game, &Limits::default(), 1, &stop);
+    raiser.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(game.legal_moves().contains(a.best_move.unwrap()));
+}
+
+#[test]
+fn repetition_counts_the_games_history() {
+    // Tawlbwrdd: the second occurrence of a position is a draw. After three plies of
+    // a shuffle, the defenders can repeat the start at once.
+    let v = Variant::by_id("tawlbwrdd").unwrap();
+    let mut game = Game::new(Position::start(v));
+    for m in ["e11-d11", "f8-e8", "d11-e11"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let fresh = Game::new(*game.position());
+    let stop = AtomicBool::new(false);
+    let with_history = analyze(&game, &Limits::depth(3), 1, &stop);
+    let without = analyze(&fresh, &Limits::depth(3), 1, &stop);
+    // Without history the shuffle back is an ordinary move; with it, it draws.
+    let back = "e8-f8".parse().unwrap();
+    let mut after = game.clone();
+    after.play(back).unwrap();
+    assert_eq!(after.outcome().map(|o| o.reason.name()), Some("repetition"));
+    if with_history.best_move == Some(back) {
+        assert_eq!(with_history.score, Score::Cp(0));
+    } else {
+        assert!(
+            matches!(with_history.score, Score::Cp(cp) if cp >= 0)
+                || matches!(with_history.score, Score::Win(n) if n > 0)
+        );
+    }
+    assert_ne!(
+        (with_history.best_move, with_history.score),
+        (without.best_move, without.score)
+    );
+}

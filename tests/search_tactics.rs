@@ -1,0 +1,146 @@
+//! Tactics the engine must find with a depth limit, per preset family (corner escape:
+//! brandubh; edge escape: tablut), and the game's rules inside the search.
+
+use std::sync::atomic::AtomicBool;
+
+use branan::rules::{Game, Move, Position, Side, Variant};
+use branan::search::{Analysis, Limits, Score, analyze};
+
+fn game(variant: &str, position: &str) -> Game {
+    let v = Variant::by_id(variant).unwrap();
+    Game::new(Position::parse(v, position).unwrap())
+}
+
+fn search(game: &Game, depth: u32) -> Analysis {
+    let a = analyze(game, &Limits::depth(depth), 1, &AtomicBool::new(false));
+    assert_legal(game, &a);
+    a
+}
+
+/// The best move and every line are legal from the game's position.
+fn assert_legal(game: &Game, a: &Analysis) {
+    let best = a.best_move.expect("a best move");
+    assert!(game.legal_moves().contains(best), "{best} is not legal");
+    assert_eq!(a.pv.first(), Some(&best));
+    for line in &a.lines {
+        let mut g = game.clone();
+        for &m in &line.pv {
+            g.play(m)
+                .unwrap_or_else(|e| panic!("pv {:?} has an illegal move {m}: {e}", line.pv));
+        }
+    }
+}
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap()
+}
+
+#[test]
+fn king_escapes_in_one() {
+    // Corner: the king on a3 runs to a1 or a7.
+    let g = game("brandubh", "7/3t3/7/7/K6/7/4t2 d 0");
+    let a = search(&g, 3);
+    assert_eq!(a.score, Score::Win(1));
+    assert!(["a3-a1", "a3-a7"].contains(&a.best_move.unwrap().to_string().as_str()));
+    // Edge: the RULES.md example, b8-b9 (or b8-a8).
+    let g = game("tablut", "9/1K7/9/9/9/9/9/9/8t d 0");
+    let a = search(&g, 3);
+    assert_eq!(a.score, Score::Win(1));
+    let to = a.best_move.unwrap().to;
+    assert!(to.rank() == 0 || to.rank() == 8 || to.file() == 0 || to.file() == 8);
+}
+
+#[test]
+fn captures_the_king_in_one() {
+    // Corner (weak king): the RULES.md example, e7-e4 takes the king on the throne.
+    let g = game("brandubh", "4t2/7/7/2tK3/7/7/7 a 0");
+    let a = search(&g, 3);
+    assert_eq!(a.score, Score::Win(1));
+    assert_eq!(a.best_move, Some(mv("e7-e4")));
+    // Edge: the king on c2 between c3 and an attacker arriving on c1.
+    let g = game("tablut", "9/9/9/9/9/9/2t6/2K6/t8 a 0");
+    let a = search(&g, 3);
+    assert_eq!(a.score, Score::Win(1));
+    assert_eq!(a.best_move, Some(mv("a1-c1")));
+}
+
+#[test]
+fn wins_in_three_by_a_double_threat() {
+    // Corner: the king goes to an edge square with both corners open.
+    let g = game("brandubh", "7/5t1/7/3K3/7/5t1/7 d 0");
+    let a = search(&g, 4);
+    assert_eq!(a.score, Score::Win(3));
+    let mut after = g.clone();
+    after.play(a.best_move.unwrap()).unwrap();
+    assert_eq!(search(&after, 4).score, Score::Win(-2));
+    // Edge: the king steps off the throne to a rank open on both sides.
+    let g = game("tablut", "9/9/4T4/9/2T1K1T2/9/4T4/9/t7t d 0");
+    let a = search(&g, 4);
+    assert_eq!(a.score, Score::Win(3));
+    let mut after = g.clone();
+    after.play(a.best_move.unwrap()).unwrap();
+    assert_eq!(search(&after, 4).score, Score::Win(-2));
+}
+
+#[test]
+fn blocks_a_king_escape_threat() {
+    // Corner: the king on a4 threatens a1; only c2-a2 blocks.
+    let g = game("brandubh", "7/5t1/T6/K6/7/2t4/5t1 a 0");
+    let a = search(&g, 4);
+    assert_eq!(a.best_move, Some(mv("c2-a2")));
+    assert_ne!(a.score, Score::Win(-2));
+    // Edge: the king on c5 threatens a5; b9-b5 or a1-a5 block.
+    let g = game("tablut", "1t7/9/9/2T6/2KT5/2T6/9/9/t7t a 0");
+    let a = search(&g, 4);
+    let to = a.best_move.unwrap().to.to_string();
+    assert!(["a5", "b5"].contains(&to.as_str()), "{:?}", a.best_move);
+    assert_ne!(a.score, Score::Win(-2));
+}
+
+#[test]
+fn prefers_the_shorter_win() {
+    // An escape in one beside a double threat (a win in three).
+    let g = game("brandubh", "7/7/7/7/K6/7/5t1 d 0");
+    let g2 = game("brandubh", "7/5t1/7/3K3/7/5t1/5t1 d 0");
+    let a = search(&g, 5);
+    assert_eq!(a.score, Score::Win(1), "{a:?}");
+    // Deeper searches of a win in three still report three.
+    let a = search(&g2, 6);
+    assert_eq!(a.score, Score::Win(3));
+    // Edge: escape in one or a double threat; take the escape.
+    let g = game("tablut", "9/9/9/9/9/9/2K6/9/t7t d 0");
+    let a = search(&g, 5);
+    assert_eq!(a.score, Score::Win(1));
+    let mut after = g.clone();
+    after.play(a.best_move.unwrap()).unwrap();
+    assert!(after.outcome().is_some());
+}
+
+#[test]
+fn the_losing_side_delays() {
+    // The attackers cannot stop the double threat: they lose in two plies, and any
+    // move that loses later is preferred to one that loses at once.
+    let g = game("brandubh", "7/5t1/7/K6/7/5t1/7 a 0");
+    let a = search(&g, 4);
+    assert_eq!(a.score, Score::Win(-2));
+}
+
+#[test]
+fn the_no_capture_limit_holds_inside_the_search() {
+    // The same lost position, one ply before the no-capture limit: any quiet move
+    // draws.
+    let g = game("brandubh", "7/5t1/7/K6/7/5t1/7 a 119");
+    let a = search(&g, 4);
+    assert_eq!(a.score, Score::Cp(0));
+}
+
+#[test]
+fn finished_games_have_no_best_move() {
+    let mut g = game("brandubh", "4t2/7/7/2tK3/7/7/7 a 0");
+    g.play(mv("e7-e4")).unwrap();
+    let a = analyze(&g, &Limits::depth(3), 1, &AtomicBool::new(false));
+    assert_eq!(a.best_move, None);
+    assert!(a.pv.is_empty());
+    let outcome = a.outcome.unwrap();
+    assert_eq!(outcome.winner, Some(Side::Attackers));
+}
