@@ -138,7 +138,7 @@ start_replica() {
 
 wait_ready() {
     local url=$1 tries=0
-    until curl -fsS -o /dev/null --max-time 1 "$url"; do
+    until curl -fs -o /dev/null --max-time 1 "$url"; do
         tries=$((tries + 1))
         if [ $tries -ge 100 ]; then
             echo "cluster.sh: $url never answered; see $work" >&2

@@ -11,7 +11,7 @@
 
 local requests = {}
 local counter = 0
-local statuses = {}
+statuses = {} -- global: done() reads it from each thread
 local threads = {}
 
 local function json_string(s)
