@@ -124,6 +124,13 @@ impl Rng {
     }
 }
 
+/// Where a random game got to, on both implementations.
+struct Played {
+    end: Option<(String, String)>,
+    engine: Game,
+    simple: reference::Game,
+}
+
 /// Plays a random game on both implementations and checks they agree at every step.
 /// `shuffle` is the percentage of moves that undo the mover's previous move when
 /// possible, which walks into repetitions.
@@ -132,7 +139,7 @@ fn agree_along_a_game(
     seed: u64,
     plies: usize,
     shuffle: u8,
-) -> Result<Option<(String, String)>, TestCaseError> {
+) -> Result<Played, TestCaseError> {
     let v = Variant::by_id(start.rules.id).expect("preset");
     let text = start.format();
     let pos = Position::parse(v, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
@@ -157,7 +164,11 @@ fn agree_along_a_game(
         let end = engine_end(&engine);
         prop_assert_eq!(&end, &reference_end(&simple), "end {}", ctx);
         if ours.is_empty() || ply == plies {
-            return Ok(end);
+            return Ok(Played {
+                end,
+                engine,
+                simple,
+            });
         }
         let moves: Vec<String> = ours.into_iter().collect();
         // Undo the mover's previous move (two plies back) when asked and possible.
@@ -301,7 +312,7 @@ fn starts_agree() {
 // ---------------------------------------------------------------- properties
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// (a) format(parse(s)) == s for canonical strings of random valid boards of every
     /// preset, parse(format(p)) == p, and OpenTafl's record parses to the same position.
@@ -392,7 +403,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     /// (c)+(d) Random games from the start of every preset.
     #[test]
@@ -417,7 +428,8 @@ fn shuffling_games_end_in_repetition() {
         let mut repeated = 0;
         for seed in 1..30u64 {
             let end = agree_along_a_game(reference::Pos::start(r.id), seed, 40, 100)
-                .unwrap_or_else(|e| panic!("{}: {e}", r.id));
+                .unwrap_or_else(|e| panic!("{}: {e}", r.id))
+                .end;
             if let Some((winner, reason)) = end
                 && reason == "repetition"
             {
@@ -469,7 +481,8 @@ fn random_games_reach_every_ending() {
             .current();
         let id = reference::RULES[b.preset].id;
         let end = agree_along_a_game(b.to_reference(), i, 150, (i % 3 * 50) as u8)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .unwrap_or_else(|e| panic!("{e}"))
+            .end;
         if let Some((winner, reason)) = end {
             seen.entry(id)
                 .or_default()
@@ -516,5 +529,26 @@ fn random_games_reach_every_ending() {
             };
             assert!(allowed, "{}: {got}", r.id);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Perft from the middle of a game agrees with the reference, the game's history
+    /// counting for repetition (shuffling games put repetitions within reach of the
+    /// perft tree).
+    #[test]
+    fn perft_with_history_agrees(preset in 0usize..5, seed in any::<u64>(), plies in 0usize..40, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
+        let id = reference::RULES[preset].id;
+        let mut played = agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
+        let depth = if reference::RULES[preset].size == 7 { 3 } else { 2 };
+        prop_assert_eq!(
+            perft(&played.engine, depth),
+            reference::perft(&mut played.simple, depth),
+            "{} after {:?}",
+            id,
+            played.engine.moves()
+        );
     }
 }
