@@ -9,4 +9,7 @@ pub mod rules;
 pub mod search;
 
 #[cfg(feature = "server")]
+pub mod api;
+
+#[cfg(feature = "server")]
 pub mod cli;

@@ -1,7 +1,9 @@
 //! The `branan` command line: `serve` (the default), `perft`, and the tools.
 
 mod bench;
+mod openapi;
 mod perft;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -9,14 +11,26 @@ use clap::{Parser, Subcommand};
 
 /// branan: a tafl analysis service (Brandubh, Tablut, Tawlbwrdd).
 #[derive(Parser, Debug)]
-#[command(name = "branan", version, about)]
+#[command(
+    name = "branan",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// With no subcommand, branan serves: these are `serve`'s options.
+    #[command(flatten)]
+    pub serve: crate::api::ServerConfig,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Run the HTTP service (the default).
+    Serve(crate::api::ServerConfig),
+    /// Print the OpenAPI document (`branan openapi > openapi/openapi.json`).
+    Openapi,
     /// Count move sequences (perft) from a position; the count is the last line.
     Perft(perft::PerftArgs),
     /// Search benchmark: fixed positions, fixed depth, one thread; the total node
@@ -30,9 +44,8 @@ pub fn run() -> ExitCode {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
-        None => {
-            eprintln!("branan: the service is not built yet; see `branan --help`");
-            ExitCode::FAILURE
-        }
+        Some(Command::Serve(config)) => serve::run(config),
+        Some(Command::Openapi) => openapi::run(),
+        None => serve::run(cli.serve),
     }
 }

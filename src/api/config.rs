@@ -1,0 +1,141 @@
+//! The service's configuration: one struct, filled from flags and `BRANAN_*`
+//! environment variables by clap.
+//!
+//! Other parts of the service add their settings here as fields (with `#[arg(long,
+//! env = "BRANAN_...")]`), so that `branan serve --help` lists everything in one place.
+
+use std::net::SocketAddr;
+
+use clap::{Args, ValueEnum};
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable, coloured when the output is a terminal.
+    Pretty,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Everything `branan serve` can be told.
+#[derive(Args, Clone, Debug)]
+pub struct ServerConfig {
+    /// Address and port to listen on.
+    #[arg(long, env = "BRANAN_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "BRANAN_WORKERS")]
+    pub workers: Option<usize>,
+
+    /// Largest accepted request body, in bytes (larger: 413).
+    #[arg(long, env = "BRANAN_BODY_LIMIT", default_value_t = 65_536)]
+    pub body_limit: usize,
+
+    /// Longest accepted `moves` list (longer: 422).
+    #[arg(long, env = "BRANAN_MAX_MOVES", default_value_t = 1_000)]
+    pub max_moves: usize,
+
+    /// Origins allowed by CORS, comma-separated; `*` allows any origin.
+    #[arg(
+        long,
+        env = "BRANAN_CORS_ORIGINS",
+        default_value = "*",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
+
+    /// Log filter, in tracing's env-filter syntax (e.g. `info`, `debug`,
+    /// `info,branan::access=off`).
+    #[arg(long = "log", env = "BRANAN_LOG", default_value = "info")]
+    pub log: String,
+
+    /// Log line format.
+    #[arg(long, env = "BRANAN_LOG_FORMAT", value_enum, default_value = "pretty")]
+    pub log_format: LogFormat,
+
+    /// On SIGTERM/SIGINT, seconds that in-flight requests get to finish.
+    #[arg(long, env = "BRANAN_SHUTDOWN_TIMEOUT_S", default_value_t = 30)]
+    pub shutdown_timeout_s: u64,
+
+    /// Time a client has to send its request head, in milliseconds (0: no limit).
+    #[arg(
+        long,
+        env = "BRANAN_CLIENT_REQUEST_TIMEOUT_MS",
+        default_value_t = 5_000
+    )]
+    pub client_request_timeout_ms: u64,
+
+    /// Seconds an idle keep-alive connection is kept open (0: keep-alive off).
+    #[arg(long, env = "BRANAN_KEEP_ALIVE_S", default_value_t = 5)]
+    pub keep_alive_s: u64,
+
+    /// Most concurrent connections per worker.
+    #[arg(long, env = "BRANAN_MAX_CONNECTIONS", default_value_t = 25_000)]
+    pub max_connections: usize,
+    // Search and analysis settings (BRANAN_SEARCH_THREADS, BRANAN_DEFAULT_TIME_MS,
+    // BRANAN_MAX_TIME_MS, BRANAN_MAX_DEPTH, BRANAN_MAX_NODES, BRANAN_MAX_MULTIPV,
+    // BRANAN_CACHE_ENTRIES, BRANAN_SEARCH_QUEUE, BRANAN_MAX_BATCH) go below, as fields
+    // of this struct, and into `Default` further down.
+}
+
+impl ServerConfig {
+    /// Worker threads to start.
+    pub fn worker_count(&self) -> usize {
+        self.workers
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
+
+    /// Whether CORS allows any origin.
+    pub fn cors_any_origin(&self) -> bool {
+        self.cors_origins.iter().any(|o| o.trim() == "*")
+    }
+}
+
+impl Default for ServerConfig {
+    /// The same values as the flags' defaults (tests and `branan openapi` use it).
+    fn default() -> Self {
+        ServerConfig {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            workers: None,
+            body_limit: 65_536,
+            max_moves: 1_000,
+            cors_origins: vec!["*".to_owned()],
+            log: "info".to_owned(),
+            log_format: LogFormat::Pretty,
+            shutdown_timeout_s: 30,
+            client_request_timeout_ms: 5_000,
+            keep_alive_s: 5,
+            max_connections: 25_000,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        config: ServerConfig,
+    }
+
+    #[test]
+    fn flag_defaults_match_default_impl() {
+        let parsed = Wrapper::parse_from(["x"]).config;
+        let default = ServerConfig::default();
+        assert_eq!(format!("{parsed:?}"), format!("{default:?}"));
+    }
+
+    #[test]
+    fn cors_origins_split_on_commas() {
+        let parsed =
+            Wrapper::parse_from(["x", "--cors-origins", "https://a.example,https://b.example"])
+                .config;
+        assert_eq!(parsed.cors_origins.len(), 2);
+        assert!(!parsed.cors_any_origin());
+    }
+}

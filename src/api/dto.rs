@@ -1,0 +1,326 @@
+//! Request and response bodies (serde + utoipa). The rules core stays serde-free:
+//! these types are built from it here, at the edge.
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::rules::{
+    BitBoard, Escape, Game, KingCapture, Move, NoMovesOutcome, Outcome, Position, Reason,
+    RepetitionOutcome, Side, Variant,
+};
+
+use super::game::squares;
+
+/// A side of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SideDto {
+    Attackers,
+    Defenders,
+}
+
+impl From<Side> for SideDto {
+    fn from(s: Side) -> Self {
+        match s {
+            Side::Attackers => SideDto::Attackers,
+            Side::Defenders => SideDto::Defenders,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonDto {
+    KingEscaped,
+    KingCaptured,
+    AttackersEliminated,
+    NoLegalMoves,
+    Repetition,
+    NoCaptureLimit,
+}
+
+impl From<Reason> for ReasonDto {
+    fn from(r: Reason) -> Self {
+        match r {
+            Reason::KingEscaped => ReasonDto::KingEscaped,
+            Reason::KingCaptured => ReasonDto::KingCaptured,
+            Reason::AttackersEliminated => ReasonDto::AttackersEliminated,
+            Reason::NoLegalMoves => ReasonDto::NoLegalMoves,
+            Reason::Repetition => ReasonDto::Repetition,
+            Reason::NoCaptureLimit => ReasonDto::NoCaptureLimit,
+        }
+    }
+}
+
+/// Whether the game is over, who won (`null`: nobody yet, or a draw) and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"over": true, "winner": "attackers", "reason": "king_captured"}))]
+pub struct StatusDto {
+    pub over: bool,
+    pub winner: Option<SideDto>,
+    pub reason: Option<ReasonDto>,
+}
+
+impl StatusDto {
+    pub fn of(outcome: Option<Outcome>) -> StatusDto {
+        match outcome {
+            None => StatusDto {
+                over: false,
+                winner: None,
+                reason: None,
+            },
+            Some(o) => StatusDto {
+                over: true,
+                winner: o.winner.map(SideDto::from),
+                reason: Some(o.reason.into()),
+            },
+        }
+    }
+}
+
+/// A game: the preset, a position and the moves played from it.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7"]}))]
+pub struct MovesRequest {
+    /// Preset id: `brandubh`, `tablut`, `tawlbwrdd`, `brandubh-classic` or
+    /// `tablut-linnaeus` (see `GET /v1/variants`).
+    #[schema(example = "brandubh")]
+    pub variant: String,
+    /// The position the moves start from, `<rows> <side> [<plies since capture>]`
+    /// (default: the preset's start). An OpenTafl position record is accepted too.
+    #[serde(default)]
+    #[schema(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
+    pub position: Option<String>,
+    /// Moves played from `position`, in order (`e7-e4`; `e7e4` and a capture suffix
+    /// `e7-e4xd4` are accepted). Repetition counts from `position`, which counts once.
+    #[serde(default)]
+    pub moves: Option<Vec<String>>,
+}
+
+/// A move to play after a game.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4"}))]
+pub struct PlayRequest {
+    /// Preset id (see `GET /v1/variants`).
+    #[schema(example = "brandubh")]
+    pub variant: String,
+    /// The starting position (default: the preset's start).
+    #[serde(default)]
+    pub position: Option<String>,
+    /// Moves played from `position` before `move`.
+    #[serde(default)]
+    pub moves: Option<Vec<String>>,
+    /// The move to play, e.g. `e7-e4` (a capture suffix `xd4` is checked).
+    #[serde(rename = "move")]
+    #[schema(example = "e7-e4")]
+    pub mv: String,
+}
+
+/// The query form of `/v1/moves`.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct MovesQuery {
+    /// Preset id (see `GET /v1/variants`).
+    #[param(example = "brandubh")]
+    pub variant: String,
+    /// The starting position (default: the preset's start); URL-encode it (spaces as
+    /// `%20` or `+`).
+    #[param(example = "4t2/7/7/2tK3/7/7/7 a 0")]
+    pub position: Option<String>,
+    /// Moves played from `position`, comma-separated (`d7-d6,c4-c5`).
+    pub moves: Option<String>,
+}
+
+/// One legal move and what it captures.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"move": "e7-e4", "from": "e7", "to": "e4", "captures": ["d4"]}))]
+pub struct LegalMoveDto {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub from: String,
+    pub to: String,
+    /// Squares whose pieces the move captures (the king's square too).
+    pub captures: Vec<String>,
+}
+
+impl LegalMoveDto {
+    pub fn new(m: Move, captures: BitBoard) -> LegalMoveDto {
+        LegalMoveDto {
+            mv: m.to_string(),
+            from: m.from.to_string(),
+            to: m.to.to_string(),
+            captures: squares(captures),
+        }
+    }
+}
+
+/// The position after the moves, and its legal moves.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MovesResponse {
+    pub variant: String,
+    /// The position after the listed moves (all three fields).
+    pub position: String,
+    pub to_move: SideDto,
+    pub status: StatusDto,
+    /// Every legal move (none when the game is over), with its captures.
+    pub moves: Vec<LegalMoveDto>,
+}
+
+/// The result of a move.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayResponse {
+    pub variant: String,
+    /// The move played, in canonical form (`e7-e4`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Squares whose pieces it captured.
+    pub captures: Vec<String>,
+    /// The position after the move (all three fields).
+    pub position: String,
+    pub to_move: SideDto,
+    pub status: StatusDto,
+}
+
+/// The game's state now, as the responses carry it.
+pub fn position_fields(game: &Game) -> (String, SideDto, StatusDto) {
+    let pos: &Position = game.position();
+    (
+        pos.to_string(),
+        pos.side_to_move().into(),
+        StatusDto::of(game.outcome()),
+    )
+}
+
+/// Where the king escapes to.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EscapeDto {
+    Corners,
+    Edges,
+}
+
+/// How the king is captured.
+///
+/// - `weak`: like a soldier, on the throne too (two attackers on opposite sides, or an
+///   attacker and an empty hostile square);
+/// - `throne_four_beside_three`: on the throne all four sides attackers, beside it
+///   the three other sides, elsewhere two attackers on opposite sides;
+/// - `throne_four`: on the throne all four sides, elsewhere two attackers on
+///   opposite sides or an attacker and an empty corner.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KingCaptureDto {
+    Weak,
+    ThroneFourBesideThree,
+    ThroneFour,
+}
+
+/// What a repeated position does.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RepetitionOutcomeDto {
+    Draw,
+    /// The side that made the repeating move loses.
+    MoverLoses,
+}
+
+/// The repetition rule: on the `occurrence`-th occurrence of a position (board and
+/// side to move), the game ends with `outcome`.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct RepetitionDto {
+    pub occurrence: u8,
+    pub outcome: RepetitionOutcomeDto,
+}
+
+/// What happens to a side with no legal move.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NoLegalMovesDto {
+    Loses,
+    Draw,
+}
+
+/// A preset and its rules.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct VariantDto {
+    pub id: String,
+    pub name: String,
+    /// The seed page(s) the rules come from.
+    pub source: String,
+    /// The board's side length.
+    pub board_size: u8,
+    pub start_position: String,
+    pub escape: EscapeDto,
+    pub escape_squares: Vec<String>,
+    pub throne: String,
+    /// Squares only the king may stop on (the throne, and the corners in corner presets).
+    pub restricted_squares: Vec<String>,
+    /// Squares hostile to soldiers while empty.
+    pub hostile_squares: Vec<String>,
+    pub king_capture: KingCaptureDto,
+    /// Whether the king may stop on the throne again once he has left it.
+    pub throne_reentry: bool,
+    pub repetition: RepetitionDto,
+    /// Draw after this many plies without a capture (`null`: no such rule).
+    pub no_capture_limit: Option<u16>,
+    pub no_legal_moves: NoLegalMovesDto,
+    /// Whether the defenders win when no attacker is left.
+    pub attackers_eliminated_wins: bool,
+}
+
+impl From<&Variant> for VariantDto {
+    fn from(v: &Variant) -> Self {
+        VariantDto {
+            id: v.id.to_owned(),
+            name: v.name.to_owned(),
+            source: v.source.to_owned(),
+            board_size: v.size(),
+            start_position: v.start.to_owned(),
+            escape: match v.escape {
+                Escape::Corners => EscapeDto::Corners,
+                Escape::Edges => EscapeDto::Edges,
+            },
+            escape_squares: squares(v.escape_squares),
+            throne: v.geometry.throne.to_string(),
+            restricted_squares: squares(v.restricted),
+            hostile_squares: squares(v.hostile),
+            king_capture: match v.king_capture {
+                KingCapture::Weak => KingCaptureDto::Weak,
+                KingCapture::ThroneFourBesideThree => KingCaptureDto::ThroneFourBesideThree,
+                KingCapture::ThroneFour => KingCaptureDto::ThroneFour,
+            },
+            throne_reentry: v.throne_reentry,
+            repetition: RepetitionDto {
+                occurrence: v.repetition.occurrence,
+                outcome: match v.repetition.outcome {
+                    RepetitionOutcome::Draw => RepetitionOutcomeDto::Draw,
+                    RepetitionOutcome::MoverLoses => RepetitionOutcomeDto::MoverLoses,
+                },
+            },
+            no_capture_limit: v.no_capture_limit,
+            no_legal_moves: match v.no_legal_moves {
+                NoMovesOutcome::Loses => NoLegalMovesDto::Loses,
+                NoMovesOutcome::Draw => NoLegalMovesDto::Draw,
+            },
+            attackers_eliminated_wins: v.attackers_eliminated_wins,
+        }
+    }
+}
+
+/// Every preset.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct VariantsResponse {
+    pub variants: Vec<VariantDto>,
+}
+
+/// A health or readiness answer.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok"}))]
+pub struct HealthResponse {
+    /// `ok` (alive) or `ready`.
+    pub status: String,
+}

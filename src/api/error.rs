@@ -1,0 +1,532 @@
+//! Every way a request is refused, as one error type that answers with an RFC 9457
+//! problem document (`application/problem+json`).
+//!
+//! A handler returns `Result<_, ApiError>`; actix turns the error into the response
+//! through [`ResponseError`]. Errors that actix makes itself (an unknown route, a
+//! wrong method, a body it could not read, a middleware's refusal) are rewritten into
+//! the same shape by [`normalize_errors`], so no text/plain error ever leaves.
+
+use std::fmt;
+
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::ServiceResponse;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::ErrorHandlerResponse;
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::rules::{Outcome, Square};
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// The `type` URIs of branan's problems (relative references, resolved against the
+/// service's address; the README lists them).
+pub mod types {
+    pub const MALFORMED_JSON: &str = "/problems/malformed-json";
+    pub const MALFORMED_QUERY: &str = "/problems/malformed-query";
+    pub const MALFORMED_POSITION: &str = "/problems/malformed-position";
+    pub const MALFORMED_MOVE: &str = "/problems/malformed-move";
+    pub const BAD_REQUEST: &str = "/problems/bad-request";
+    pub const NOT_FOUND: &str = "/problems/not-found";
+    pub const UNKNOWN_VARIANT: &str = "/problems/unknown-variant";
+    pub const METHOD_NOT_ALLOWED: &str = "/problems/method-not-allowed";
+    pub const BODY_TOO_LARGE: &str = "/problems/body-too-large";
+    pub const UNSUPPORTED_MEDIA_TYPE: &str = "/problems/unsupported-media-type";
+    pub const INVALID_POSITION: &str = "/problems/invalid-position";
+    pub const ILLEGAL_MOVE: &str = "/problems/illegal-move";
+    pub const GAME_OVER: &str = "/problems/game-over";
+    pub const CAPTURE_MISMATCH: &str = "/problems/capture-mismatch";
+    pub const TOO_MANY_MOVES: &str = "/problems/too-many-moves";
+    pub const INVALID_FIELD: &str = "/problems/invalid-field";
+    pub const UNAVAILABLE: &str = "/problems/unavailable";
+    pub const INTERNAL: &str = "/problems/internal";
+    pub const HTTP: &str = "about:blank";
+}
+
+/// An RFC 9457 problem document, with fields that locate the fault in the request.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/illegal-move",
+    "title": "Illegal move",
+    "status": 422,
+    "detail": "moves[1] (e7-e4): the path is blocked on e5",
+    "field": "moves",
+    "index": 1,
+    "square": "e5"
+}))]
+pub struct Problem {
+    /// A URI reference naming the kind of problem (see the README's list).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A short summary of the kind of problem.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong with this request.
+    pub detail: String,
+    /// The request field at fault: `variant`, `position`, `moves`, `move`, a query
+    /// parameter, or a JSON path such as `moves[2]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The 0-based index of the bad entry in `moves`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// The 1-based character column of a notation error, in the field's text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The square at fault, when one square is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub square: Option<String>,
+    /// The limit that was exceeded (bytes for a body, entries for `moves`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+}
+
+impl Problem {
+    pub fn new(kind: &str, title: &str, status: StatusCode, detail: impl Into<String>) -> Problem {
+        Problem {
+            kind: kind.to_owned(),
+            title: title.to_owned(),
+            status: status.as_u16(),
+            detail: detail.into(),
+            field: None,
+            index: None,
+            column: None,
+            square: None,
+            limit: None,
+        }
+    }
+
+    pub fn field(mut self, field: impl Into<String>) -> Problem {
+        self.field = Some(field.into());
+        self
+    }
+
+    pub fn index(mut self, index: Option<usize>) -> Problem {
+        self.index = index;
+        self
+    }
+
+    pub fn column(mut self, column: usize) -> Problem {
+        self.column = Some(column);
+        self
+    }
+
+    pub fn square(mut self, square: Option<Square>) -> Problem {
+        self.square = square.map(|s| s.to_string());
+        self
+    }
+
+    /// A problem for a bare HTTP status (an error actix made itself).
+    pub fn from_status(status: StatusCode, detail: Option<String>) -> Problem {
+        let title = status.canonical_reason().unwrap_or("Error");
+        let kind = match status {
+            StatusCode::NOT_FOUND => types::NOT_FOUND,
+            StatusCode::METHOD_NOT_ALLOWED => types::METHOD_NOT_ALLOWED,
+            StatusCode::PAYLOAD_TOO_LARGE => types::BODY_TOO_LARGE,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => types::UNSUPPORTED_MEDIA_TYPE,
+            StatusCode::SERVICE_UNAVAILABLE => types::UNAVAILABLE,
+            s if s.is_server_error() => types::INTERNAL,
+            StatusCode::BAD_REQUEST => types::BAD_REQUEST,
+            _ => types::HTTP,
+        };
+        let detail = match detail {
+            Some(d) if !d.is_empty() => d,
+            _ => title.to_owned(),
+        };
+        Problem::new(kind, title, status, detail)
+    }
+
+    /// The problem as a response.
+    pub fn into_response(self) -> HttpResponse {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = serde_json::to_vec(&self).unwrap_or_else(|_| {
+            br#"{"type":"about:blank","title":"Error","status":500,"detail":"error"}"#.to_vec()
+        });
+        HttpResponse::build(status)
+            .insert_header((header::CONTENT_TYPE, PROBLEM_JSON))
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .body(body)
+    }
+}
+
+/// Why a request was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The body is not JSON, or not JSON of the expected shape (400).
+    #[error("{detail}")]
+    MalformedJson {
+        detail: String,
+        /// JSON path of the fault (`moves[2]`), when known.
+        path: Option<String>,
+    },
+    /// The query string could not be read (400).
+    #[error("{detail}")]
+    MalformedQuery {
+        detail: String,
+        /// The parameter at fault, when known.
+        field: Option<String>,
+    },
+    /// The position string is not well formed (400).
+    #[error("{detail}")]
+    MalformedPosition {
+        detail: String,
+        column: usize,
+        /// The part of the position string at fault: `rows`, `side` or `counter`.
+        part: &'static str,
+    },
+    /// A move is not well formed (400).
+    #[error("{detail}")]
+    MalformedMove {
+        detail: String,
+        field: &'static str,
+        index: Option<usize>,
+        column: usize,
+    },
+    /// Another field has a value that cannot be read (400).
+    #[error("{detail}")]
+    BadRequest { field: String, detail: String },
+    /// No route at this path (404).
+    #[error("no resource at {path}")]
+    NotFound { path: String },
+    /// No preset with this id (404).
+    #[error("unknown variant {id:?} (one of: {known})")]
+    UnknownVariant {
+        id: String,
+        known: String,
+        /// `variant` when the id came in a request field, none for a path segment.
+        field: Option<&'static str>,
+    },
+    /// The route exists, the method does not (405, with `Allow`).
+    #[error("{method} is not allowed on {path} (allowed: {allowed})", allowed = allow_list(.allow))]
+    MethodNotAllowed {
+        method: Method,
+        path: String,
+        allow: Vec<Method>,
+    },
+    /// The body is over the configured limit (413).
+    #[error("the request body is larger than the limit of {limit} bytes")]
+    BodyTooLarge { limit: usize },
+    /// The body is not `application/json` (415).
+    #[error("{detail}")]
+    UnsupportedMediaType { detail: String },
+    /// A well-formed position that the preset refuses (422).
+    #[error("{detail}")]
+    InvalidPosition {
+        detail: String,
+        square: Option<Square>,
+    },
+    /// A move the position does not allow (422).
+    #[error("{detail}")]
+    IllegalMove {
+        detail: String,
+        field: &'static str,
+        index: Option<usize>,
+        square: Option<Square>,
+    },
+    /// A move after the game has ended (422).
+    #[error("{detail}")]
+    GameOver {
+        detail: String,
+        field: &'static str,
+        index: Option<usize>,
+        outcome: Outcome,
+    },
+    /// A move's `x` suffix names other captures than the move makes (422).
+    #[error("{detail}")]
+    CaptureMismatch {
+        detail: String,
+        field: &'static str,
+        index: Option<usize>,
+    },
+    /// More moves than the configured limit (422).
+    #[error("`moves` has {count} entries; the limit is {limit}")]
+    TooManyMoves { count: usize, limit: usize },
+    /// A well-formed field whose value is out of range (422): for use by any
+    /// endpoint (e.g. a time limit over the maximum).
+    #[error("{detail}")]
+    InvalidField { field: String, detail: String },
+    /// The service cannot take the request now (503).
+    #[error("{detail}")]
+    Unavailable { detail: String },
+    /// A fault of the service itself (500). Never a client's mistake.
+    #[error("{0}")]
+    Internal(String),
+}
+
+fn allow_list(allow: &[Method]) -> String {
+    allow
+        .iter()
+        .map(Method::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl ApiError {
+    /// The problem document of this error.
+    pub fn problem(&self) -> Problem {
+        let detail = self.to_string();
+        match self {
+            ApiError::MalformedJson { path, .. } => {
+                let p = Problem::new(
+                    types::MALFORMED_JSON,
+                    "Malformed JSON body",
+                    StatusCode::BAD_REQUEST,
+                    detail,
+                );
+                match path {
+                    Some(path) => {
+                        let (field, index) = split_path(path);
+                        let mut p = p.field(field).index(index);
+                        if index.is_none() {
+                            p.field = Some(path.clone());
+                        }
+                        p
+                    }
+                    None => p,
+                }
+            }
+            ApiError::MalformedQuery { field, .. } => {
+                let p = Problem::new(
+                    types::MALFORMED_QUERY,
+                    "Malformed query string",
+                    StatusCode::BAD_REQUEST,
+                    detail,
+                );
+                match field {
+                    Some(f) => p.field(f.clone()),
+                    None => p,
+                }
+            }
+            ApiError::MalformedPosition { column, .. } => Problem::new(
+                types::MALFORMED_POSITION,
+                "Malformed position string",
+                StatusCode::BAD_REQUEST,
+                detail,
+            )
+            .field("position")
+            .column(*column),
+            ApiError::MalformedMove {
+                field,
+                index,
+                column,
+                ..
+            } => Problem::new(
+                types::MALFORMED_MOVE,
+                "Malformed move",
+                StatusCode::BAD_REQUEST,
+                detail,
+            )
+            .field(*field)
+            .index(*index)
+            .column(*column),
+            ApiError::BadRequest { field, .. } => Problem::new(
+                types::BAD_REQUEST,
+                "Bad request",
+                StatusCode::BAD_REQUEST,
+                detail,
+            )
+            .field(field.clone()),
+            ApiError::NotFound { .. } => {
+                Problem::new(types::NOT_FOUND, "Not found", StatusCode::NOT_FOUND, detail)
+            }
+            ApiError::UnknownVariant { field, .. } => {
+                let p = Problem::new(
+                    types::UNKNOWN_VARIANT,
+                    "Unknown variant",
+                    StatusCode::NOT_FOUND,
+                    detail,
+                );
+                match field {
+                    Some(f) => p.field(*f),
+                    None => p,
+                }
+            }
+            ApiError::MethodNotAllowed { .. } => Problem::new(
+                types::METHOD_NOT_ALLOWED,
+                "Method not allowed",
+                StatusCode::METHOD_NOT_ALLOWED,
+                detail,
+            ),
+            ApiError::BodyTooLarge { limit } => {
+                let mut p = Problem::new(
+                    types::BODY_TOO_LARGE,
+                    "Request body too large",
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    detail,
+                );
+                p.limit = Some(*limit);
+                p
+            }
+            ApiError::UnsupportedMediaType { .. } => Problem::new(
+                types::UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported media type",
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                detail,
+            ),
+            ApiError::InvalidPosition { square, .. } => Problem::new(
+                types::INVALID_POSITION,
+                "Position not valid for this variant",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field("position")
+            .square(*square),
+            ApiError::IllegalMove {
+                field,
+                index,
+                square,
+                ..
+            } => Problem::new(
+                types::ILLEGAL_MOVE,
+                "Illegal move",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field(*field)
+            .index(*index)
+            .square(*square),
+            ApiError::GameOver { field, index, .. } => Problem::new(
+                types::GAME_OVER,
+                "The game is over",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field(*field)
+            .index(*index),
+            ApiError::CaptureMismatch { field, index, .. } => Problem::new(
+                types::CAPTURE_MISMATCH,
+                "Declared captures do not match",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field(*field)
+            .index(*index),
+            ApiError::TooManyMoves { limit, .. } => {
+                let mut p = Problem::new(
+                    types::TOO_MANY_MOVES,
+                    "Too many moves",
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    detail,
+                )
+                .field("moves");
+                p.limit = Some(*limit);
+                p
+            }
+            ApiError::InvalidField { field, .. } => Problem::new(
+                types::INVALID_FIELD,
+                "Invalid field value",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field(field.clone()),
+            ApiError::Unavailable { .. } => Problem::new(
+                types::UNAVAILABLE,
+                "Service unavailable",
+                StatusCode::SERVICE_UNAVAILABLE,
+                detail,
+            ),
+            ApiError::Internal(_) => Problem::new(
+                types::INTERNAL,
+                "Internal error",
+                StatusCode::INTERNAL_SERVER_ERROR,
+                detail,
+            ),
+        }
+    }
+}
+
+/// Splits a JSON path `moves[3]` (or `moves[3].x`) into `("moves", Some(3))`.
+fn split_path(path: &str) -> (String, Option<usize>) {
+    if let Some(open) = path.find('[') {
+        let rest = &path[open + 1..];
+        if let Some(close) = rest.find(']')
+            && let Ok(i) = rest[..close].parse::<usize>()
+        {
+            return (path[..open].to_owned(), Some(i));
+        }
+    }
+    (path.to_owned(), None)
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.problem().status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse<BoxBody> {
+        let mut res = self.problem().into_response();
+        if let ApiError::MethodNotAllowed { allow, .. } = self
+            && let Ok(v) = HeaderValue::from_str(&allow_list(allow))
+        {
+            res.headers_mut().insert(header::ALLOW, v);
+        }
+        res
+    }
+}
+
+/// Rewrites any error response that is not already a problem document (actix's own
+/// errors, a middleware's refusal, Swagger UI's empty 404) into one, keeping the
+/// status and headers. Installed with `ErrorHandlers::new().default_handler(..)`.
+pub fn normalize_errors<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let detail = res.response().error().map(|e| e.to_string());
+    let (req, old) = res.into_parts();
+    let mut new = Problem::from_status(status, detail).into_response();
+    for (name, value) in old.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            new.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    let res = ServiceResponse::new(req, new).map_into_boxed_body();
+    Ok(ErrorHandlerResponse::Response(
+        res.map_body(|_, b| EitherBody::right(b)),
+    ))
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.status, self.title, self.detail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_paths_split_into_field_and_index() {
+        assert_eq!(split_path("moves[3]"), ("moves".to_owned(), Some(3)));
+        assert_eq!(split_path("variant"), ("variant".to_owned(), None));
+    }
+
+    #[test]
+    fn every_error_is_a_client_or_service_status() {
+        let e = ApiError::TooManyMoves { count: 5, limit: 4 };
+        let p = e.problem();
+        assert_eq!(p.status, 422);
+        assert_eq!(p.field.as_deref(), Some("moves"));
+        assert_eq!(p.limit, Some(4));
+        let e = ApiError::MethodNotAllowed {
+            method: Method::DELETE,
+            path: "/v1/moves".into(),
+            allow: vec![Method::GET, Method::POST],
+        };
+        let res = e.error_response();
+        assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(res.headers().get(header::ALLOW).unwrap(), "GET, POST");
+    }
+}

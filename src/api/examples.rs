@@ -1,0 +1,1068 @@
+//! The documented examples' answers, as the OpenAPI document shows them.
+//!
+//! `tests/api_spec.rs` replays every example request against the service and checks
+//! that the answer is exactly the one here. To rewrite them after a deliberate change:
+//! `cargo test --test api_spec print_examples -- --ignored --nocapture`.
+
+use serde_json::{Value, json};
+
+pub fn variants_all() -> Value {
+    json!({
+        "variants": [
+            {
+                "attackers_eliminated_wins": true,
+                "board_size": 7,
+                "escape": "corners",
+                "escape_squares": [
+                    "a1",
+                    "g1",
+                    "a7",
+                    "g7"
+                ],
+                "hostile_squares": [
+                    "a1",
+                    "g1",
+                    "d4",
+                    "a7",
+                    "g7"
+                ],
+                "id": "brandubh",
+                "king_capture": "weak",
+                "name": "Brandubh",
+                "no_capture_limit": 120,
+                "no_legal_moves": "loses",
+                "repetition": {
+                    "occurrence": 3,
+                    "outcome": "draw"
+                },
+                "restricted_squares": [
+                    "a1",
+                    "g1",
+                    "d4",
+                    "a7",
+                    "g7"
+                ],
+                "source": "seed 004 (rules implemented here)",
+                "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+                "throne": "d4",
+                "throne_reentry": true
+            },
+            {
+                "attackers_eliminated_wins": true,
+                "board_size": 9,
+                "escape": "edges",
+                "escape_squares": [
+                    "a1",
+                    "b1",
+                    "c1",
+                    "d1",
+                    "e1",
+                    "f1",
+                    "g1",
+                    "h1",
+                    "i1",
+                    "a2",
+                    "i2",
+                    "a3",
+                    "i3",
+                    "a4",
+                    "i4",
+                    "a5",
+                    "i5",
+                    "a6",
+                    "i6",
+                    "a7",
+                    "i7",
+                    "a8",
+                    "i8",
+                    "a9",
+                    "b9",
+                    "c9",
+                    "d9",
+                    "e9",
+                    "f9",
+                    "g9",
+                    "h9",
+                    "i9"
+                ],
+                "hostile_squares": [
+                    "e5"
+                ],
+                "id": "tablut",
+                "king_capture": "throne_four_beside_three",
+                "name": "Tablut",
+                "no_capture_limit": 120,
+                "no_legal_moves": "loses",
+                "repetition": {
+                    "occurrence": 3,
+                    "outcome": "draw"
+                },
+                "restricted_squares": [
+                    "e5"
+                ],
+                "source": "seed 004 (rules implemented here)",
+                "start_position": "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
+                "throne": "e5",
+                "throne_reentry": true
+            },
+            {
+                "attackers_eliminated_wins": false,
+                "board_size": 11,
+                "escape": "edges",
+                "escape_squares": [
+                    "a1",
+                    "b1",
+                    "c1",
+                    "d1",
+                    "e1",
+                    "f1",
+                    "g1",
+                    "h1",
+                    "i1",
+                    "j1",
+                    "k1",
+                    "a2",
+                    "k2",
+                    "a3",
+                    "k3",
+                    "a4",
+                    "k4",
+                    "a5",
+                    "k5",
+                    "a6",
+                    "k6",
+                    "a7",
+                    "k7",
+                    "a8",
+                    "k8",
+                    "a9",
+                    "k9",
+                    "a10",
+                    "k10",
+                    "a11",
+                    "b11",
+                    "c11",
+                    "d11",
+                    "e11",
+                    "f11",
+                    "g11",
+                    "h11",
+                    "i11",
+                    "j11",
+                    "k11"
+                ],
+                "hostile_squares": [
+                    "f6"
+                ],
+                "id": "tawlbwrdd",
+                "king_capture": "throne_four_beside_three",
+                "name": "Tawlbwrdd",
+                "no_capture_limit": null,
+                "no_legal_moves": "draw",
+                "repetition": {
+                    "occurrence": 2,
+                    "outcome": "draw"
+                },
+                "restricted_squares": [
+                    "f6"
+                ],
+                "source": "seed 003",
+                "start_position": "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0",
+                "throne": "f6",
+                "throne_reentry": false
+            },
+            {
+                "attackers_eliminated_wins": false,
+                "board_size": 7,
+                "escape": "corners",
+                "escape_squares": [
+                    "a1",
+                    "g1",
+                    "a7",
+                    "g7"
+                ],
+                "hostile_squares": [
+                    "a1",
+                    "g1",
+                    "d4",
+                    "a7",
+                    "g7"
+                ],
+                "id": "brandubh-classic",
+                "king_capture": "throne_four",
+                "name": "Brandubh (classic)",
+                "no_capture_limit": null,
+                "no_legal_moves": "loses",
+                "repetition": {
+                    "occurrence": 3,
+                    "outcome": "mover_loses"
+                },
+                "restricted_squares": [
+                    "a1",
+                    "g1",
+                    "d4",
+                    "a7",
+                    "g7"
+                ],
+                "source": "seeds 000, 001",
+                "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+                "throne": "d4",
+                "throne_reentry": true
+            },
+            {
+                "attackers_eliminated_wins": false,
+                "board_size": 9,
+                "escape": "edges",
+                "escape_squares": [
+                    "a1",
+                    "b1",
+                    "c1",
+                    "d1",
+                    "e1",
+                    "f1",
+                    "g1",
+                    "h1",
+                    "i1",
+                    "a2",
+                    "i2",
+                    "a3",
+                    "i3",
+                    "a4",
+                    "i4",
+                    "a5",
+                    "i5",
+                    "a6",
+                    "i6",
+                    "a7",
+                    "i7",
+                    "a8",
+                    "i8",
+                    "a9",
+                    "b9",
+                    "c9",
+                    "d9",
+                    "e9",
+                    "f9",
+                    "g9",
+                    "h9",
+                    "i9"
+                ],
+                "hostile_squares": [
+                    "e5"
+                ],
+                "id": "tablut-linnaeus",
+                "king_capture": "throne_four_beside_three",
+                "name": "Tablut (Linnaeus)",
+                "no_capture_limit": null,
+                "no_legal_moves": "draw",
+                "repetition": {
+                    "occurrence": 2,
+                    "outcome": "draw"
+                },
+                "restricted_squares": [
+                    "e5"
+                ],
+                "source": "seed 002",
+                "start_position": "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
+                "throne": "e5",
+                "throne_reentry": false
+            }
+        ]
+    })
+}
+
+pub fn variant_brandubh() -> Value {
+    json!({
+        "attackers_eliminated_wins": true,
+        "board_size": 7,
+        "escape": "corners",
+        "escape_squares": [
+            "a1",
+            "g1",
+            "a7",
+            "g7"
+        ],
+        "hostile_squares": [
+            "a1",
+            "g1",
+            "d4",
+            "a7",
+            "g7"
+        ],
+        "id": "brandubh",
+        "king_capture": "weak",
+        "name": "Brandubh",
+        "no_capture_limit": 120,
+        "no_legal_moves": "loses",
+        "repetition": {
+            "occurrence": 3,
+            "outcome": "draw"
+        },
+        "restricted_squares": [
+            "a1",
+            "g1",
+            "d4",
+            "a7",
+            "g7"
+        ],
+        "source": "seed 004 (rules implemented here)",
+        "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+        "throne": "d4",
+        "throne_reentry": true
+    })
+}
+
+pub fn variant_unknown() -> Value {
+    json!({
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+        "status": 404,
+        "title": "Unknown variant",
+        "type": "/problems/unknown-variant"
+    })
+}
+
+pub fn moves_start() -> Value {
+    json!({
+        "moves": [
+            {
+                "captures": [],
+                "from": "d1",
+                "move": "d1-e1",
+                "to": "e1"
+            },
+            {
+                "captures": [],
+                "from": "d1",
+                "move": "d1-f1",
+                "to": "f1"
+            },
+            {
+                "captures": [],
+                "from": "d1",
+                "move": "d1-c1",
+                "to": "c1"
+            },
+            {
+                "captures": [],
+                "from": "d1",
+                "move": "d1-b1",
+                "to": "b1"
+            },
+            {
+                "captures": [],
+                "from": "d2",
+                "move": "d2-e2",
+                "to": "e2"
+            },
+            {
+                "captures": [],
+                "from": "d2",
+                "move": "d2-f2",
+                "to": "f2"
+            },
+            {
+                "captures": [],
+                "from": "d2",
+                "move": "d2-g2",
+                "to": "g2"
+            },
+            {
+                "captures": [],
+                "from": "d2",
+                "move": "d2-c2",
+                "to": "c2"
+            },
+            {
+                "captures": [],
+                "from": "d2",
+                "move": "d2-b2",
+                "to": "b2"
+            },
+            {
+                "captures": [],
+                "from": "d2",
+                "move": "d2-a2",
+                "to": "a2"
+            },
+            {
+                "captures": [],
+                "from": "a4",
+                "move": "a4-a5",
+                "to": "a5"
+            },
+            {
+                "captures": [],
+                "from": "a4",
+                "move": "a4-a6",
+                "to": "a6"
+            },
+            {
+                "captures": [],
+                "from": "a4",
+                "move": "a4-a3",
+                "to": "a3"
+            },
+            {
+                "captures": [],
+                "from": "a4",
+                "move": "a4-a2",
+                "to": "a2"
+            },
+            {
+                "captures": [],
+                "from": "b4",
+                "move": "b4-b5",
+                "to": "b5"
+            },
+            {
+                "captures": [],
+                "from": "b4",
+                "move": "b4-b6",
+                "to": "b6"
+            },
+            {
+                "captures": [],
+                "from": "b4",
+                "move": "b4-b7",
+                "to": "b7"
+            },
+            {
+                "captures": [],
+                "from": "b4",
+                "move": "b4-b3",
+                "to": "b3"
+            },
+            {
+                "captures": [],
+                "from": "b4",
+                "move": "b4-b2",
+                "to": "b2"
+            },
+            {
+                "captures": [],
+                "from": "b4",
+                "move": "b4-b1",
+                "to": "b1"
+            },
+            {
+                "captures": [],
+                "from": "f4",
+                "move": "f4-f5",
+                "to": "f5"
+            },
+            {
+                "captures": [],
+                "from": "f4",
+                "move": "f4-f6",
+                "to": "f6"
+            },
+            {
+                "captures": [],
+                "from": "f4",
+                "move": "f4-f7",
+                "to": "f7"
+            },
+            {
+                "captures": [],
+                "from": "f4",
+                "move": "f4-f3",
+                "to": "f3"
+            },
+            {
+                "captures": [],
+                "from": "f4",
+                "move": "f4-f2",
+                "to": "f2"
+            },
+            {
+                "captures": [],
+                "from": "f4",
+                "move": "f4-f1",
+                "to": "f1"
+            },
+            {
+                "captures": [],
+                "from": "g4",
+                "move": "g4-g5",
+                "to": "g5"
+            },
+            {
+                "captures": [],
+                "from": "g4",
+                "move": "g4-g6",
+                "to": "g6"
+            },
+            {
+                "captures": [],
+                "from": "g4",
+                "move": "g4-g3",
+                "to": "g3"
+            },
+            {
+                "captures": [],
+                "from": "g4",
+                "move": "g4-g2",
+                "to": "g2"
+            },
+            {
+                "captures": [],
+                "from": "d6",
+                "move": "d6-e6",
+                "to": "e6"
+            },
+            {
+                "captures": [],
+                "from": "d6",
+                "move": "d6-f6",
+                "to": "f6"
+            },
+            {
+                "captures": [],
+                "from": "d6",
+                "move": "d6-g6",
+                "to": "g6"
+            },
+            {
+                "captures": [],
+                "from": "d6",
+                "move": "d6-c6",
+                "to": "c6"
+            },
+            {
+                "captures": [],
+                "from": "d6",
+                "move": "d6-b6",
+                "to": "b6"
+            },
+            {
+                "captures": [],
+                "from": "d6",
+                "move": "d6-a6",
+                "to": "a6"
+            },
+            {
+                "captures": [],
+                "from": "d7",
+                "move": "d7-e7",
+                "to": "e7"
+            },
+            {
+                "captures": [],
+                "from": "d7",
+                "move": "d7-f7",
+                "to": "f7"
+            },
+            {
+                "captures": [],
+                "from": "d7",
+                "move": "d7-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "d7",
+                "move": "d7-b7",
+                "to": "b7"
+            }
+        ],
+        "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "to_move": "attackers",
+        "variant": "brandubh"
+    })
+}
+
+pub fn moves_king_in_danger() -> Value {
+    json!({
+        "moves": [
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c5",
+                "to": "c5"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c6",
+                "to": "c6"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c3",
+                "to": "c3"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c2",
+                "to": "c2"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c1",
+                "to": "c1"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-b4",
+                "to": "b4"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-a4",
+                "to": "a4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-f7",
+                "to": "f7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e6",
+                "to": "e6"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e5",
+                "to": "e5"
+            },
+            {
+                "captures": [
+                    "d4"
+                ],
+                "from": "e7",
+                "move": "e7-e4",
+                "to": "e4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e3",
+                "to": "e3"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e2",
+                "to": "e2"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e1",
+                "to": "e1"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-d7",
+                "to": "d7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-b7",
+                "to": "b7"
+            }
+        ],
+        "position": "4t2/7/7/2tK3/7/7/7 a 0",
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "to_move": "attackers",
+        "variant": "brandubh"
+    })
+}
+
+pub fn moves_after_moves() -> Value {
+    json!({
+        "moves": [
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-c6",
+                "to": "c6"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-d5",
+                "to": "d5"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-e5",
+                "to": "e5"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-f5",
+                "to": "f5"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-g5",
+                "to": "g5"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-c4",
+                "to": "c4"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-c3",
+                "to": "c3"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-c2",
+                "to": "c2"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-c1",
+                "to": "c1"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-b5",
+                "to": "b5"
+            },
+            {
+                "captures": [],
+                "from": "c5",
+                "move": "c5-a5",
+                "to": "a5"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-f7",
+                "to": "f7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e6",
+                "to": "e6"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e5",
+                "to": "e5"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e4",
+                "to": "e4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e3",
+                "to": "e3"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e2",
+                "to": "e2"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e1",
+                "to": "e1"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-d7",
+                "to": "d7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-b7",
+                "to": "b7"
+            }
+        ],
+        "position": "4t2/7/2t4/7/3K3/7/7 a 2",
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "to_move": "attackers",
+        "variant": "brandubh"
+    })
+}
+
+pub fn moves_game_over() -> Value {
+    json!({
+        "moves": [],
+        "position": "7/7/7/2t1t2/7/7/7 d 0",
+        "status": {
+            "over": true,
+            "reason": "king_captured",
+            "winner": "attackers"
+        },
+        "to_move": "defenders",
+        "variant": "brandubh"
+    })
+}
+
+pub fn moves_malformed_move() -> Value {
+    json!({
+        "column": 3,
+        "detail": "moves[1] (\"d5:d6\"): column 3: unexpected character ':' (expected a move like `e7-e4`)",
+        "field": "moves",
+        "index": 1,
+        "status": 400,
+        "title": "Malformed move",
+        "type": "/problems/malformed-move"
+    })
+}
+
+pub fn moves_malformed_position() -> Value {
+    json!({
+        "column": 6,
+        "detail": "position: column 6: unexpected character 'x' in rank 2 (expected `t`, `T`, `K`, a number or `/`)",
+        "field": "position",
+        "status": 400,
+        "title": "Malformed position string",
+        "type": "/problems/malformed-position"
+    })
+}
+
+pub fn moves_unknown_variant() -> Value {
+    json!({
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+        "field": "variant",
+        "status": 404,
+        "title": "Unknown variant",
+        "type": "/problems/unknown-variant"
+    })
+}
+
+pub fn moves_illegal_move() -> Value {
+    json!({
+        "detail": "moves[0] (d7-d5): the path is blocked on d6",
+        "field": "moves",
+        "index": 0,
+        "square": "d6",
+        "status": 422,
+        "title": "Illegal move",
+        "type": "/problems/illegal-move"
+    })
+}
+
+pub fn moves_move_after_end() -> Value {
+    json!({
+        "detail": "moves[1] (c4-c5): the game is already over: attackers won (king_captured)",
+        "field": "moves",
+        "index": 1,
+        "status": 422,
+        "title": "The game is over",
+        "type": "/problems/game-over"
+    })
+}
+
+pub fn moves_invalid_position() -> Value {
+    json!({
+        "detail": "position: an attacker on d4: only the king may stand on a restricted square (the throne and the corners)",
+        "field": "position",
+        "square": "d4",
+        "status": 422,
+        "title": "Position not valid for this variant",
+        "type": "/problems/invalid-position"
+    })
+}
+
+pub fn play_opening() -> Value {
+    json!({
+        "captures": [],
+        "move": "d9-d8",
+        "position": "4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d 1",
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "to_move": "defenders",
+        "variant": "tablut"
+    })
+}
+
+pub fn play_capture_king() -> Value {
+    json!({
+        "captures": [
+            "d4"
+        ],
+        "move": "e7-e4",
+        "position": "7/7/7/2t1t2/7/7/7 d 0",
+        "status": {
+            "over": true,
+            "reason": "king_captured",
+            "winner": "attackers"
+        },
+        "to_move": "defenders",
+        "variant": "brandubh"
+    })
+}
+
+pub fn play_escape() -> Value {
+    json!({
+        "captures": [],
+        "move": "b8-b9",
+        "position": "1K7/9/9/9/9/9/9/9/8t a 1",
+        "status": {
+            "over": true,
+            "reason": "king_escaped",
+            "winner": "defenders"
+        },
+        "to_move": "attackers",
+        "variant": "tablut"
+    })
+}
+
+pub fn play_capture_suffix() -> Value {
+    json!({
+        "captures": [
+            "d4"
+        ],
+        "move": "e7-e4",
+        "position": "7/7/7/2t1t2/7/7/7 d 0",
+        "status": {
+            "over": true,
+            "reason": "king_captured",
+            "winner": "attackers"
+        },
+        "to_move": "defenders",
+        "variant": "brandubh"
+    })
+}
+
+pub fn play_malformed_move() -> Value {
+    json!({
+        "column": 4,
+        "detail": "move (\"d7-z4\"): column 4: \"z4\" is not a square (files a-k, ranks 1-11)",
+        "field": "move",
+        "status": 400,
+        "title": "Malformed move",
+        "type": "/problems/malformed-move"
+    })
+}
+
+pub fn play_missing_move() -> Value {
+    json!({
+        "detail": "invalid JSON body: missing field `move` at line 1 column 22",
+        "field": "move",
+        "status": 400,
+        "title": "Malformed JSON body",
+        "type": "/problems/malformed-json"
+    })
+}
+
+pub fn play_capture_mismatch() -> Value {
+    json!({
+        "detail": "move (e7-e4): the move captures [], not the declared [d4]",
+        "field": "move",
+        "status": 422,
+        "title": "Declared captures do not match",
+        "type": "/problems/capture-mismatch"
+    })
+}
+
+pub fn play_game_over() -> Value {
+    json!({
+        "detail": "move (c4-c5): the game is already over: attackers won (king_captured)",
+        "field": "move",
+        "status": 422,
+        "title": "The game is over",
+        "type": "/problems/game-over"
+    })
+}
+
+pub fn play_illegal_move() -> Value {
+    json!({
+        "detail": "move (d5-e5): the piece on d5 is not the attackers'",
+        "field": "move",
+        "square": "d5",
+        "status": 422,
+        "title": "Illegal move",
+        "type": "/problems/illegal-move"
+    })
+}
+
+pub fn get_moves_missing_variant() -> Value {
+    json!({
+        "detail": "invalid query string: missing field `variant`",
+        "field": "variant",
+        "status": 400,
+        "title": "Malformed query string",
+        "type": "/problems/malformed-query"
+    })
+}
+
+pub fn get_moves_illegal_move() -> Value {
+    json!({
+        "detail": "moves[1] (e8-e7): the piece on e8 is not the defenders'",
+        "field": "moves",
+        "index": 1,
+        "square": "e8",
+        "status": 422,
+        "title": "Illegal move",
+        "type": "/problems/illegal-move"
+    })
+}

@@ -1,0 +1,210 @@
+//! From request fields to a [`Game`]: the variant, the position and the moves, each
+//! refusal located (`field`, `index`, `column`, `square`). Every endpoint that takes
+//! a game (`/v1/moves`, `/v1/play`, `/v1/analyze`) goes through [`build_game`].
+
+use crate::rules::{BitBoard, Game, Move, MoveText, PlayError, Position, PositionError, Variant};
+
+use super::error::ApiError;
+
+/// Limits on what a request may ask for.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Longest accepted `moves` list.
+    pub max_moves: usize,
+}
+
+/// A game built from a request: the preset, the position it started from, and the
+/// game after the listed moves.
+#[derive(Clone, Debug)]
+pub struct BuiltGame {
+    pub variant: &'static Variant,
+    pub start: Position,
+    pub game: Game,
+}
+
+/// The ids of every preset, for error messages.
+pub fn variant_ids() -> String {
+    Variant::all()
+        .iter()
+        .map(|v| v.id)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Looks a preset up; `field` says where the id came from (`Some("variant")` for a
+/// request field, `None` for a path segment).
+pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<&'static Variant, ApiError> {
+    Variant::by_id(id).ok_or_else(|| ApiError::UnknownVariant {
+        id: id.to_owned(),
+        known: variant_ids(),
+        field,
+    })
+}
+
+/// Reads a position string for `variant` (`None`: the preset's start).
+pub fn parse_position(variant: &'static Variant, text: Option<&str>) -> Result<Position, ApiError> {
+    let Some(text) = text else {
+        return Ok(Position::start(variant));
+    };
+    Position::parse(variant, text).map_err(|e| match e {
+        PositionError::Parse(p) => ApiError::MalformedPosition {
+            detail: format!("position: {p}"),
+            column: p.column(),
+            part: p.field().name(),
+        },
+        PositionError::Invalid(i) => ApiError::InvalidPosition {
+            detail: format!("position: {i}"),
+            square: i.square(),
+        },
+    })
+}
+
+/// Where a move came from, for error messages: `moves[3]` or `move`.
+fn describe(field: &'static str, index: Option<usize>) -> String {
+    match index {
+        Some(i) => format!("{field}[{i}]"),
+        None => field.to_owned(),
+    }
+}
+
+/// Reads one move written `e7-e4`, `e7e4` or `e7-e4xd4`.
+pub fn parse_move(
+    text: &str,
+    field: &'static str,
+    index: Option<usize>,
+) -> Result<MoveText, ApiError> {
+    MoveText::parse(text).map_err(|e| ApiError::MalformedMove {
+        detail: format!("{} ({text:?}): {e}", describe(field, index)),
+        field,
+        index,
+        column: e.column(),
+    })
+}
+
+/// Plays one move on `game`, returning its captures, or the located refusal.
+pub fn play_move(
+    game: &mut Game,
+    mv: &MoveText,
+    field: &'static str,
+    index: Option<usize>,
+) -> Result<BitBoard, ApiError> {
+    game.play_text(mv).map_err(|e| {
+        let at = describe(field, index);
+        let m = mv.mv;
+        match e {
+            PlayError::GameOver(outcome) => ApiError::GameOver {
+                detail: format!("{at} ({m}): the game is already over: {outcome}"),
+                field,
+                index,
+                outcome,
+            },
+            PlayError::Illegal(illegal) => ApiError::IllegalMove {
+                detail: format!("{at} ({m}): {illegal}"),
+                field,
+                index,
+                square: Some(illegal.square()),
+            },
+            PlayError::CaptureMismatch { declared, actual } => ApiError::CaptureMismatch {
+                detail: format!(
+                    "{at} ({m}): the move captures [{}], not the declared [{}]",
+                    squares(actual).join(", "),
+                    squares(declared).join(", ")
+                ),
+                field,
+                index,
+            },
+        }
+    })
+}
+
+/// The squares of a bitboard, as names (`["c4", "e4"]`), in index order.
+pub fn squares(b: BitBoard) -> Vec<String> {
+    b.map(|s| s.to_string()).collect()
+}
+
+/// Builds the game of a request: the preset `variant`, `position` (default: the
+/// preset's start) and `moves` played from it in order.
+///
+/// Errors, in the order they are checked: unknown variant (404), too many moves
+/// (422), malformed position (400), position invalid for the preset (422), then for
+/// each move in order a malformed move (400) or a refused one (422: illegal, after
+/// the end of the game, or a wrong capture suffix), with its `index`.
+pub fn build_game(
+    variant: &str,
+    position: Option<&str>,
+    moves: &[impl AsRef<str>],
+    limits: &Limits,
+) -> Result<BuiltGame, ApiError> {
+    let variant = find_variant(variant, Some("variant"))?;
+    if moves.len() > limits.max_moves {
+        return Err(ApiError::TooManyMoves {
+            count: moves.len(),
+            limit: limits.max_moves,
+        });
+    }
+    let start = parse_position(variant, position)?;
+    // Moves are read and played one at a time: the first fault in order is reported.
+    let mut game = Game::new(start);
+    for (i, text) in moves.iter().enumerate() {
+        let mv = parse_move(text.as_ref(), "moves", Some(i))?;
+        play_move(&mut game, &mv, "moves", Some(i))?;
+    }
+    Ok(BuiltGame {
+        variant,
+        start,
+        game,
+    })
+}
+
+/// Each legal move of the game now with what it captures, in generation order.
+pub fn legal_moves_with_captures(game: &Game) -> Vec<(Move, BitBoard)> {
+    let pos = *game.position();
+    game.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut next = pos;
+            let captures = next.play_unchecked(m);
+            (m, captures)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: Limits = Limits { max_moves: 1000 };
+
+    #[test]
+    fn locates_the_first_bad_move() {
+        let e = build_game("brandubh", None, &["d7-c7", "zz"], &LIMITS).unwrap_err();
+        let p = e.problem();
+        assert_eq!((p.status, p.index, p.column), (400, Some(1), Some(2)));
+        let e = build_game("brandubh", None, &["d7-c7", "d6-d5"], &LIMITS).unwrap_err();
+        let p = e.problem();
+        assert_eq!((p.status, p.index), (422, Some(1)));
+        assert_eq!(p.field.as_deref(), Some("moves"));
+    }
+
+    #[test]
+    fn move_after_the_end_names_its_index() {
+        let e = build_game(
+            "brandubh",
+            Some("4t2/7/7/2tK3/7/7/7 a 0"),
+            &["e7-e4", "c4-c5"],
+            &LIMITS,
+        )
+        .unwrap_err();
+        let p = e.problem();
+        assert_eq!(p.kind, super::super::error::types::GAME_OVER);
+        assert_eq!(p.index, Some(1));
+    }
+
+    #[test]
+    fn limits_and_unknown_variants() {
+        let e = build_game("chess", None, &[] as &[&str], &LIMITS).unwrap_err();
+        assert_eq!(e.problem().status, 404);
+        let e = build_game("tablut", None, &["a1-a2"; 3], &Limits { max_moves: 2 }).unwrap_err();
+        assert_eq!(e.problem().status, 422);
+    }
+}

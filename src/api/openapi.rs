@@ -1,0 +1,128 @@
+//! The OpenAPI document: the part that is not collected from the handlers (title,
+//! description, tags, shared schemas), the whole spec as JSON, and the table of
+//! routes and methods that the 405 answers use.
+
+use actix_web::dev::ResourceDef;
+use actix_web::http::Method;
+use utoipa::OpenApi;
+use utoipa::openapi::OpenApi as Spec;
+
+use super::error::Problem;
+
+/// The document's fixed part; the paths come from the registered services.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "branan",
+        description = "A stateless tafl analysis service: the rules of Brandubh (7x7), Tablut (9x9) and Tawlbwrdd (11x11) in five presets, the legal moves of a position, the result of a move.\n\nPositions are written `<rows> <side> [<plies since capture>]`, ranks from the top (`3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0`), `t` attacker, `T` defender, `K` king; moves `e7-e4`. Every error is an RFC 9457 problem document (`application/problem+json`) whose `field`, `index`, `column` and `square` locate the fault.",
+        license(name = "MIT", identifier = "MIT"),
+    ),
+    tags(
+        (name = "rules", description = "Presets, legal moves and playing moves"),
+        (name = "operations", description = "Health, readiness and metrics"),
+    ),
+    components(schemas(Problem))
+)]
+pub struct ApiDoc;
+
+/// Final touches on the collected spec (none needed yet; the hook keeps `app` and
+/// `spec` in step).
+pub fn finish(spec: Spec) -> Spec {
+    spec
+}
+
+/// The spec as the service serves it, built from the same routes as the app.
+pub fn spec() -> Spec {
+    use utoipa_actix_web::AppExt;
+    let (_, api) = actix_web::App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(super::routes)
+        .split_for_parts();
+    finish(api)
+}
+
+/// The spec as pretty JSON with a final newline: the content of
+/// `openapi/openapi.json`.
+pub fn spec_json() -> String {
+    let mut text = spec()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+/// Every route pattern and its methods, to answer 405 with `Allow`.
+#[derive(Debug)]
+pub struct RouteTable {
+    routes: Vec<(ResourceDef, Vec<Method>)>,
+}
+
+impl RouteTable {
+    /// The routes of `spec`, plus `get_only` routes that answer GET alone.
+    pub fn new(spec: &Spec, get_only: &[&str]) -> RouteTable {
+        let mut routes: Vec<(ResourceDef, Vec<Method>)> = spec
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let mut methods = Vec::new();
+                let pairs = [
+                    (Method::GET, item.get.is_some()),
+                    (Method::POST, item.post.is_some()),
+                    (Method::PUT, item.put.is_some()),
+                    (Method::DELETE, item.delete.is_some()),
+                    (Method::PATCH, item.patch.is_some()),
+                    (Method::HEAD, item.head.is_some()),
+                    (Method::OPTIONS, item.options.is_some()),
+                    (Method::TRACE, item.trace.is_some()),
+                ];
+                for (m, present) in pairs {
+                    if present {
+                        methods.push(m);
+                    }
+                }
+                (ResourceDef::new(path.as_str()), methods)
+            })
+            .collect();
+        routes.extend(
+            get_only
+                .iter()
+                .map(|p| (ResourceDef::new(*p), vec![Method::GET])),
+        );
+        RouteTable { routes }
+    }
+
+    /// The methods allowed on `path`, if any route matches it.
+    pub fn allowed(&self, path: &str) -> Option<Vec<Method>> {
+        let mut found: Option<Vec<Method>> = None;
+        for (def, methods) in &self.routes {
+            if def.is_match(path) {
+                let list = found.get_or_insert_with(Vec::new);
+                for m in methods {
+                    if !list.contains(m) {
+                        list.push(m.clone());
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn route_table_knows_methods() {
+        let table = RouteTable::new(&spec(), &["/openapi.json"]);
+        assert_eq!(
+            table.allowed("/v1/moves"),
+            Some(vec![Method::GET, Method::POST])
+        );
+        assert_eq!(table.allowed("/v1/variants/x"), Some(vec![Method::GET]));
+        assert_eq!(table.allowed("/openapi.json"), Some(vec![Method::GET]));
+        assert_eq!(table.allowed("/nope"), None);
+    }
+}

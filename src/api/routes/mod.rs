@@ -1,0 +1,6 @@
+//! One module per endpoint group.
+
+pub mod health;
+pub mod moves;
+pub mod play;
+pub mod variants;

@@ -1,0 +1,126 @@
+//! `POST /v1/moves` and its query form `GET /v1/moves`: the position after a game's
+//! moves and its legal moves, each with its captures.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, post, web};
+
+use crate::api::AppState;
+use crate::api::dto::{LegalMoveDto, MovesQuery, MovesRequest, MovesResponse, position_fields};
+use crate::api::error::{ApiError, Problem};
+use crate::api::examples;
+use crate::api::extract::ApiJson;
+use crate::api::game::{build_game, legal_moves_with_captures};
+
+/// How long clients and caches may keep a GET answer: the rules of a preset do not
+/// change within a release, so the same query always has the same answer.
+pub const GET_CACHE: &str = "public, max-age=86400";
+
+/// Computes the answer of `/v1/moves`.
+pub fn moves(
+    state: &AppState,
+    variant: &str,
+    position: Option<&str>,
+    moves: &[impl AsRef<str>],
+) -> Result<MovesResponse, ApiError> {
+    let built = build_game(variant, position, moves, &state.limits())?;
+    let (position, to_move, status) = position_fields(&built.game);
+    let moves = legal_moves_with_captures(&built.game)
+        .into_iter()
+        .map(|(m, c)| LegalMoveDto::new(m, c))
+        .collect();
+    Ok(MovesResponse {
+        variant: built.variant.id.to_owned(),
+        position,
+        to_move,
+        status,
+        moves,
+    })
+}
+
+/// Legal moves of a position.
+#[utoipa::path(
+    tag = "rules",
+    summary = "Legal moves after a game",
+    description = "Plays `moves` (default none) from `position` (default: the preset's start) and answers the position reached, the side to move, whether the game is over, and every legal move there with the squares it captures (none when the game is over). Repetition counts from `position`, which itself counts once.\n\nRefusals are problem documents: 400 for malformed JSON, a malformed position or move (`field`, `index`, `column`); 404 for an unknown variant; 413 for a body over the limit; 415 for a body that is not JSON; 422 for a move the rules refuse (illegal, after the end of the game, a wrong capture suffix; with its `index`), a position the preset refuses, or too many moves.",
+    request_body(content = MovesRequest, description = "The game", content_type = "application/json",
+        examples(
+            ("start" = (summary = "The Brandubh start", value = json!({"variant": "brandubh"}))),
+            ("king_in_danger" = (summary = "A position where a move captures the king", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0"}))),
+            ("after_moves" = (summary = "After two moves", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["c4-c5", "d4-d3"]}))),
+            ("game_over" = (summary = "The king was captured", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4"]}))),
+            ("illegal_move" = (summary = "A blocked move", value = json!({"variant": "brandubh", "moves": ["d7-d5"]}))),
+            ("move_after_end" = (summary = "A move after the end of the game", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4", "c4-c5"]}))),
+            ("malformed_move" = (summary = "A move that is not notation", value = json!({"variant": "brandubh", "moves": ["d7-c7", "d5:d6"]}))),
+            ("malformed_position" = (summary = "A bad character in the position", value = json!({"variant": "brandubh", "position": "3t3/3x3/3T3/ttTKTtt/3T3/3t3/3t3 a 0"}))),
+            ("invalid_position" = (summary = "A soldier on the throne", value = json!({"variant": "brandubh", "position": "3t3/3t3/3T3/ttTtTtt/3T3/3t3/3t3 a 0"}))),
+            ("unknown_variant" = (summary = "No such preset", value = json!({"variant": "chess"}))),
+        )
+    ),
+    responses(
+        (status = 200, description = "The position reached and its legal moves", body = MovesResponse,
+         examples(
+            ("start" = (summary = "The Brandubh start", value = json!(examples::moves_start()))),
+            ("king_in_danger" = (summary = "e7-e4 captures the king", value = json!(examples::moves_king_in_danger()))),
+            ("after_moves" = (summary = "After two moves", value = json!(examples::moves_after_moves()))),
+            ("game_over" = (summary = "The game is over: no moves", value = json!(examples::moves_game_over()))),
+         )),
+        (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json",
+         examples(
+            ("malformed_move" = (summary = "A move that is not notation", value = json!(examples::moves_malformed_move()))),
+            ("malformed_position" = (summary = "A bad character in the position", value = json!(examples::moves_malformed_position()))),
+         )),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::moves_unknown_variant()))))),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
+         examples(
+            ("illegal_move" = (summary = "A blocked move", value = json!(examples::moves_illegal_move()))),
+            ("move_after_end" = (summary = "A move after the end of the game", value = json!(examples::moves_move_after_end()))),
+            ("invalid_position" = (summary = "A soldier on the throne", value = json!(examples::moves_invalid_position()))),
+         )),
+    )
+)]
+#[post("/v1/moves")]
+pub async fn post_moves(
+    state: web::Data<AppState>,
+    body: ApiJson<MovesRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.0;
+    let list = req.moves.unwrap_or_default();
+    let answer = moves(&state, &req.variant, req.position.as_deref(), &list)?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+/// The query form of `POST /v1/moves`, cacheable.
+#[utoipa::path(
+    tag = "rules",
+    summary = "Legal moves after a game (query form)",
+    description = "The same answer as `POST /v1/moves`, from query parameters: `variant`, `position` (URL-encoded) and `moves` (comma-separated). The answer carries `Cache-Control: public, max-age=86400`, so browsers and CDNs may keep it.",
+    params(MovesQuery),
+    responses(
+        (status = 200, description = "The position reached and its legal moves", body = MovesResponse,
+         headers(("Cache-Control" = String, description = "public, max-age=86400")),
+         examples(("king_in_danger" = (summary = "GET /v1/moves?variant=brandubh&position=4t2/7/7/2tK3/7/7/7%20a%200", value = json!(examples::moves_king_in_danger()))))),
+        (status = 400, description = "Malformed query, position or move", body = Problem, content_type = "application/problem+json",
+         examples(("missing_variant" = (summary = "GET /v1/moves?moves=d7-c7", value = json!(examples::get_moves_missing_variant()))))),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
+         examples(("illegal_move" = (summary = "GET /v1/moves?variant=tablut&moves=d9-d8,e8-e7", value = json!(examples::get_moves_illegal_move()))))),
+    )
+)]
+#[get("/v1/moves")]
+pub async fn get_moves(
+    state: web::Data<AppState>,
+    query: web::Query<MovesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let q = query.into_inner();
+    let list: Vec<&str> = match q.moves.as_deref().map(str::trim) {
+        None | Some("") => Vec::new(),
+        Some(text) => text.split(',').map(str::trim).collect(),
+    };
+    let answer = moves(&state, &q.variant, q.position.as_deref(), &list)?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, GET_CACHE))
+        .json(answer))
+}

@@ -1,0 +1,54 @@
+//! `GET /v1/variants` and `GET /v1/variants/{id}`.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, web};
+
+use crate::api::dto::{VariantDto, VariantsResponse};
+use crate::api::error::{ApiError, Problem};
+use crate::api::examples;
+use crate::api::game::find_variant;
+use crate::rules::Variant;
+
+/// How long clients and caches may keep the presets (they change only with a release).
+const CACHE: &str = "public, max-age=3600";
+
+/// Every preset and its rules.
+#[utoipa::path(
+    tag = "rules",
+    summary = "List the presets",
+    description = "Every preset branan plays (`brandubh`, `tablut`, `tawlbwrdd`, `brandubh-classic`, `tablut-linnaeus`) with its board size, start position and rules: escape squares, king-capture mode, throne re-entry, repetition rule, no-capture limit, no-legal-move rule and the attackers-eliminated rule.",
+    responses(
+        (status = 200, description = "Every preset", body = VariantsResponse,
+         examples(("all" = (summary = "GET /v1/variants", value = json!(examples::variants_all())))))
+    )
+)]
+#[get("/v1/variants")]
+pub async fn list_variants() -> HttpResponse {
+    let body = VariantsResponse {
+        variants: Variant::all().iter().map(VariantDto::from).collect(),
+    };
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, CACHE))
+        .json(body)
+}
+
+/// One preset.
+#[utoipa::path(
+    tag = "rules",
+    summary = "Get one preset",
+    description = "One preset and its rules, by id. An unknown id is a 404 problem.",
+    params(("id" = String, Path, description = "Preset id", example = "brandubh")),
+    responses(
+        (status = 200, description = "The preset", body = VariantDto,
+         examples(("brandubh" = (summary = "GET /v1/variants/brandubh", value = json!(examples::variant_brandubh()))))),
+        (status = 404, description = "No preset has this id", body = Problem, content_type = "application/problem+json",
+         examples(("chess" = (summary = "GET /v1/variants/chess", value = json!(examples::variant_unknown())))))
+    )
+)]
+#[get("/v1/variants/{id}")]
+pub async fn get_variant(id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let v = find_variant(&id, None)?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, CACHE))
+        .json(VariantDto::from(v)))
+}
