@@ -1,0 +1,333 @@
+#![cfg(feature = "server")]
+//! Every request has a bounded cost: each configurable limit tested at its edge
+//! (the limit passes, the limit + 1 is refused with a problem document), and the
+//! connection limits (request head timeout, keep-alive, connections per worker)
+//! observed on raw sockets against a real server on a spare port.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use branan::api::{Background, ServerConfig};
+use branan::rules::{Game, Position, Variant};
+use serde_json::{Value, json};
+
+fn server(config: ServerConfig) -> Background {
+    let config = ServerConfig {
+        bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+        workers: Some(1),
+        ..config
+    };
+    Background::start(config).expect("server starts")
+}
+
+/// Status, content type and body (JSON, or `Null`) of a request.
+fn call(req: ureq::Request, body: Option<&str>) -> (u16, String, Value) {
+    let res = match body {
+        Some(b) => req.set("Content-Type", "application/json").send_string(b),
+        None => req.call(),
+    };
+    let res = match res {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("transport error: {e}"),
+    };
+    let status = res.status();
+    let ct = res.content_type().to_owned();
+    let text = res.into_string().expect("body");
+    (
+        status,
+        ct,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+/// Asserts a problem document of `status` and `type`, and returns it.
+fn assert_problem(got: (u16, String, Value), status: u16, kind: &str) -> Value {
+    let (s, ct, body) = got;
+    assert_eq!(s, status, "{body}");
+    assert_eq!(ct, "application/problem+json", "{body}");
+    assert_eq!(body["type"], kind, "{body}");
+    assert_eq!(body["status"], status, "{body}");
+    assert!(
+        body["detail"].as_str().is_some_and(|d| !d.is_empty()),
+        "{body}"
+    );
+    body
+}
+
+/// `n` legal moves from the Brandubh start (the first legal move each time).
+fn legal_line(n: usize) -> Vec<String> {
+    let mut game = Game::new(Position::start(Variant::by_id("brandubh").expect("preset")));
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let m = game.legal_moves()[0];
+        game.play(m).expect("legal");
+        out.push(m.to_string());
+    }
+    out
+}
+
+/// A JSON body for `/v1/moves` padded with spaces to exactly `len` bytes.
+fn padded_body(len: usize) -> String {
+    let head = r#"{"variant":"brandubh","moves":[]"#;
+    assert!(len > head.len());
+    format!("{head}{}}}", " ".repeat(len - head.len() - 1))
+}
+
+#[test]
+fn body_size_limit_edge() {
+    let limit = 1024;
+    let srv = server(ServerConfig {
+        body_limit: limit,
+        ..ServerConfig::default()
+    });
+    let url = format!("{}/v1/moves", srv.url());
+    let at = padded_body(limit);
+    assert_eq!(at.len(), limit);
+    let (status, _, body) = call(ureq::post(&url), Some(&at));
+    assert_eq!(status, 200, "{body}");
+    let over = padded_body(limit + 1);
+    let problem = assert_problem(
+        call(ureq::post(&url), Some(&over)),
+        413,
+        "/problems/body-too-large",
+    );
+    assert!(
+        problem["detail"].as_str().unwrap_or("").contains("1024"),
+        "the limit is named: {problem}"
+    );
+    // The same on /v1/play.
+    let play = format!("{}/v1/play", srv.url());
+    let over = format!(
+        r#"{{"variant":"brandubh","move":"d7-c7"{}}}"#,
+        " ".repeat(limit)
+    );
+    assert_problem(
+        call(ureq::post(&play), Some(&over)),
+        413,
+        "/problems/body-too-large",
+    );
+}
+
+/// Sends a raw HTTP/1.1 request and returns the whole response as text (the server
+/// is asked to close the connection).
+fn raw(addr: SocketAddr, request: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    s.write_all(request).expect("write");
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn chunked_request(body: &str) -> Vec<u8> {
+    let mut req = b"POST /v1/moves HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        .to_vec();
+    for chunk in body.as_bytes().chunks(100) {
+        req.extend(format!("{:x}\r\n", chunk.len()).as_bytes());
+        req.extend(chunk);
+        req.extend(b"\r\n");
+    }
+    req.extend(b"0\r\n\r\n");
+    req
+}
+
+#[test]
+fn body_size_limit_holds_without_content_length() {
+    let limit = 1024;
+    let srv = server(ServerConfig {
+        body_limit: limit,
+        ..ServerConfig::default()
+    });
+    let ok = raw(srv.addr, &chunked_request(&padded_body(limit)));
+    assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+    let over = raw(srv.addr, &chunked_request(&padded_body(limit + 1)));
+    assert!(over.starts_with("HTTP/1.1 413"), "{over}");
+    assert!(over.contains("/problems/body-too-large"), "{over}");
+}
+
+#[test]
+fn moves_length_limit_edge() {
+    let limit = 4;
+    let srv = server(ServerConfig {
+        max_moves: limit,
+        ..ServerConfig::default()
+    });
+    let line = legal_line(limit + 2);
+    let at = &line[..limit];
+    let over = &line[..=limit];
+
+    let moves = moves_url(&srv);
+    let body = json!({"variant": "brandubh", "moves": at}).to_string();
+    let (status, _, res) = call(ureq::post(&moves), Some(&body));
+    assert_eq!(status, 200, "{res}");
+    let body = json!({"variant": "brandubh", "moves": over}).to_string();
+    let problem = assert_problem(
+        call(ureq::post(&moves), Some(&body)),
+        422,
+        "/problems/too-many-moves",
+    );
+    assert!(
+        problem["detail"].as_str().unwrap_or("").contains('4'),
+        "the limit is named: {problem}"
+    );
+
+    // The query form.
+    let get = |list: &[String]| {
+        let req = ureq::get(&moves)
+            .query("variant", "brandubh")
+            .query("moves", &list.join(","));
+        call(req, None)
+    };
+    let (status, _, res) = get(at);
+    assert_eq!(status, 200, "{res}");
+    assert_problem(get(over), 422, "/problems/too-many-moves");
+
+    // /v1/play: the moves before the one played count.
+    let play = format!("{}/v1/play", srv.url());
+    let body = json!({"variant": "brandubh", "moves": at, "move": line[limit]}).to_string();
+    let (status, _, res) = call(ureq::post(&play), Some(&body));
+    assert_eq!(status, 200, "{res}");
+    let body = json!({"variant": "brandubh", "moves": over, "move": line[limit + 1]}).to_string();
+    assert_problem(
+        call(ureq::post(&play), Some(&body)),
+        422,
+        "/problems/too-many-moves",
+    );
+}
+
+fn moves_url(srv: &Background) -> String {
+    format!("{}/v1/moves", srv.url())
+}
+
+/// A request line longer than the server reads is refused with a 4xx, not a 5xx,
+/// and the server goes on answering.
+#[test]
+fn oversized_request_head_is_refused() {
+    let srv = server(ServerConfig::default());
+    let long = "e7-e6,".repeat(40_000);
+    let req = format!(
+        "GET /v1/moves?variant=brandubh&moves={long} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    );
+    let res = raw(srv.addr, req.as_bytes());
+    let status: u16 = res.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    // actix answers 431 (or resets the connection while the request is still
+    // being written).
+    assert!(
+        res.is_empty() || status == 431,
+        "{}",
+        &res[..res.len().min(200)]
+    );
+    let (status, _, _) = call(ureq::get(&format!("{}/healthz", srv.url())), None);
+    assert_eq!(status, 200);
+}
+
+/// Reads from `s` until the peer closes; returns what was read and how long it
+/// took, or panics after `within`.
+fn read_until_closed(s: &mut TcpStream, within: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    s.set_read_timeout(Some(within)).ok();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!(
+                "connection still open after {:?} ({e}); read so far: {:?}",
+                started.elapsed(),
+                String::from_utf8_lossy(&out)
+            ),
+        }
+    }
+    (
+        String::from_utf8_lossy(&out).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn slow_request_head_times_out() {
+    let srv = server(ServerConfig {
+        // actix's clock ticks every 500 ms: below about that, a deadline can fall in
+        // the past when the connection is first polled, and the timer never fires.
+        client_request_timeout_ms: 1_000,
+        ..ServerConfig::default()
+    });
+    let mut s = TcpStream::connect(srv.addr).expect("connect");
+    s.write_all(b"POST /v1/moves HTTP/1.1\r\nHost: t\r\n")
+        .expect("write");
+    let (res, _) = read_until_closed(&mut s, Duration::from_secs(10));
+    assert!(res.is_empty() || res.starts_with("HTTP/1.1 408"), "{res}");
+    // A connection that sends nothing at all is closed too.
+    let mut idle = TcpStream::connect(srv.addr).expect("connect");
+    read_until_closed(&mut idle, Duration::from_secs(10));
+}
+
+#[test]
+fn idle_keep_alive_connection_is_closed() {
+    let srv = server(ServerConfig {
+        keep_alive_s: 1,
+        ..ServerConfig::default()
+    });
+    let mut s = TcpStream::connect(srv.addr).expect("connect");
+    let req = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    // Two requests on one connection: keep-alive is on.
+    for _ in 0..2 {
+        s.write_all(req).expect("write");
+        s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+        let mut buf = [0u8; 1024];
+        let n = s.read(&mut buf).expect("response");
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+    }
+    // Then idle: the server closes it.
+    let (rest, _) = read_until_closed(&mut s, Duration::from_secs(10));
+    assert!(rest.is_empty(), "{rest}");
+}
+
+/// With one worker and `max_connections` 2, a third connection is not served while
+/// two are open, and is served once one closes.
+#[test]
+fn connection_limit_holds_back_extra_connections() {
+    let srv = server(ServerConfig {
+        max_connections: 2,
+        keep_alive_s: 60,
+        ..ServerConfig::default()
+    });
+    let req = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+    let open = || {
+        let s = TcpStream::connect(srv.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+        s
+    };
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut s = open();
+        s.write_all(req).expect("write");
+        let mut buf = [0u8; 1024];
+        let n = s.read(&mut buf).expect("response");
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+        held.push(s);
+    }
+    let mut third = open();
+    third.write_all(req).expect("write");
+    third
+        .set_read_timeout(Some(Duration::from_millis(1500)))
+        .ok();
+    let mut buf = [0u8; 1024];
+    match third.read(&mut buf) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) => {}
+        other => panic!("a third connection was served: {other:?}"),
+    }
+    drop(held.pop());
+    third.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    let n = third.read(&mut buf).expect("served once a slot is free");
+    assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+}
