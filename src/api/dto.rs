@@ -14,6 +14,7 @@ use super::game::squares;
 /// A side of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = Side)]
 pub enum SideDto {
     Attackers,
     Defenders,
@@ -31,6 +32,7 @@ impl From<Side> for SideDto {
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = Reason)]
 pub enum ReasonDto {
     KingEscaped,
     KingCaptured,
@@ -56,9 +58,12 @@ impl From<Reason> for ReasonDto {
 /// Whether the game is over, who won (`null`: nobody yet, or a draw) and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(example = json!({"over": true, "winner": "attackers", "reason": "king_captured"}))]
+#[schema(as = Status)]
 pub struct StatusDto {
     pub over: bool,
+    #[schema(required = true)]
     pub winner: Option<SideDto>,
+    #[schema(required = true)]
     pub reason: Option<ReasonDto>,
 }
 
@@ -138,6 +143,7 @@ pub struct MovesQuery {
 /// One legal move and what it captures.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({"move": "e7-e4", "from": "e7", "to": "e4", "captures": ["d4"]}))]
+#[schema(as = LegalMove)]
 pub struct LegalMoveDto {
     #[serde(rename = "move")]
     pub mv: String,
@@ -198,6 +204,7 @@ pub fn position_fields(game: &Game) -> (String, SideDto, StatusDto) {
 /// Where the king escapes to.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = Escape)]
 pub enum EscapeDto {
     Corners,
     Edges,
@@ -213,6 +220,7 @@ pub enum EscapeDto {
 ///   opposite sides or an attacker and an empty corner.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = KingCapture)]
 pub enum KingCaptureDto {
     Weak,
     ThroneFourBesideThree,
@@ -222,6 +230,7 @@ pub enum KingCaptureDto {
 /// What a repeated position does.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = RepetitionOutcome)]
 pub enum RepetitionOutcomeDto {
     Draw,
     /// The side that made the repeating move loses.
@@ -231,6 +240,7 @@ pub enum RepetitionOutcomeDto {
 /// The repetition rule: on the `occurrence`-th occurrence of a position (board and
 /// side to move), the game ends with `outcome`.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[schema(as = Repetition)]
 pub struct RepetitionDto {
     pub occurrence: u8,
     pub outcome: RepetitionOutcomeDto,
@@ -239,6 +249,7 @@ pub struct RepetitionDto {
 /// What happens to a side with no legal move.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = NoLegalMoves)]
 pub enum NoLegalMovesDto {
     Loses,
     Draw,
@@ -246,6 +257,7 @@ pub enum NoLegalMovesDto {
 
 /// A preset and its rules.
 #[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Variant)]
 pub struct VariantDto {
     pub id: String,
     pub name: String,
@@ -266,6 +278,7 @@ pub struct VariantDto {
     pub throne_reentry: bool,
     pub repetition: RepetitionDto,
     /// Draw after this many plies without a capture (`null`: no such rule).
+    #[schema(required = true)]
     pub no_capture_limit: Option<u16>,
     pub no_legal_moves: NoLegalMovesDto,
     /// Whether the defenders win when no attacker is left.
