@@ -267,6 +267,47 @@ fn slow_request_head_times_out() {
     read_until_closed(&mut idle, Duration::from_secs(10));
 }
 
+/// A client that sends its head and then trickles (or stops sending) the body is
+/// cut off once the client request timeout has passed: actix alone would wait for
+/// ever.
+#[test]
+fn slow_request_body_times_out() {
+    let srv = server(ServerConfig {
+        client_request_timeout_ms: 1_000,
+        ..ServerConfig::default()
+    });
+    let head = b"POST /v1/moves HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+Content-Length: 100\r\n\r\n";
+    // Stops after a few bytes.
+    let mut stalled = TcpStream::connect(srv.addr).expect("connect");
+    stalled.write_all(head).expect("write");
+    stalled.write_all(br#"{"vari"#).expect("write");
+    // Trickles a space every 200 ms (for longer than the timeout).
+    let mut trickle = TcpStream::connect(srv.addr).expect("connect");
+    trickle.write_all(head).expect("write");
+    for _ in 0..8 {
+        std::thread::sleep(Duration::from_millis(200));
+        if trickle.write_all(b" ").is_err() {
+            break;
+        }
+    }
+    for s in [&mut stalled, &mut trickle] {
+        let (res, _) = read_until_closed(s, Duration::from_secs(10));
+        assert!(res.starts_with("HTTP/1.1 400"), "{res}");
+        assert!(res.contains("application/problem+json"), "{res}");
+        assert!(res.contains("not received within 1000 ms"), "{res}");
+    }
+    // A body sent in time is answered.
+    let body = r#"{"variant":"brandubh"}"#;
+    let req = format!(
+        "POST /v1/moves HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let res = raw(srv.addr, req.as_bytes());
+    assert!(res.starts_with("HTTP/1.1 200"), "{res}");
+}
+
 #[test]
 fn idle_keep_alive_connection_is_closed() {
     let srv = server(ServerConfig {

@@ -6,8 +6,10 @@
 //! stay open for ever, one file descriptor each. [`limit`] wraps the request's
 //! payload so that reading it fails once the client has had the
 //! same time for the body (`BRANAN_CLIENT_REQUEST_TIMEOUT_MS`, counted from the
-//! moment the head was read); the JSON extractor then answers 408 (problem+json)
-//! and actix closes the connection, since the body was not read to its end.
+//! moment the head was read). The body extractor then refuses the request (400,
+//! `/problems/malformed-json`, "the request body could not be read: the request
+//! body was not received within N ms") and actix closes the connection, since the
+//! body was not read to its end.
 
 use std::future::Future;
 use std::io;
@@ -15,6 +17,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use actix_web::HttpMessage;
 use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::error::PayloadError;
 use actix_web::web::Bytes;
@@ -25,17 +28,6 @@ use tokio::time::Sleep;
 #[derive(Debug, thiserror::Error)]
 #[error("the request body was not received within {0} ms")]
 pub struct BodyTimedOut(pub u128);
-
-/// Whether a payload error is [`BodyTimedOut`], and its limit in milliseconds.
-pub fn timed_out(e: &PayloadError) -> Option<u128> {
-    match e {
-        PayloadError::Io(io) if io.kind() == io::ErrorKind::TimedOut => io
-            .get_ref()
-            .and_then(|inner| inner.downcast_ref::<BodyTimedOut>())
-            .map(|t| t.0),
-        _ => None,
-    }
-}
 
 /// Gives the request's body `timeout` to arrive (no limit when zero).
 pub fn limit(req: &mut ServiceRequest, timeout: Duration) {

@@ -11,6 +11,7 @@
 //! [`AppState`] (one field; it is cloned into every worker). Take a game from a
 //! request with [`game::build_game`]; return [`error::ApiError`] for refusals.
 
+pub mod body_timeout;
 pub mod config;
 pub mod dto;
 pub mod error;
@@ -108,6 +109,7 @@ pub fn app(
 > {
     let config = state.config.clone();
     let metrics = state.metrics.clone();
+    let body_timeout = Duration::from_millis(config.client_request_timeout_ms);
     let (app, api) = App::new()
         .into_utoipa_app()
         .openapi(openapi::ApiDoc::openapi())
@@ -141,6 +143,10 @@ pub fn app(
         .default_service(web::to(fallback))
         .wrap(cors(&config))
         .wrap(ErrorHandlers::new().default_handler(normalize_errors))
+        .wrap_fn(move |mut req, srv| {
+            body_timeout::limit(&mut req, body_timeout);
+            srv.call(req)
+        })
         .wrap_fn(move |req, srv| {
             let started = Instant::now();
             let metrics = metrics.clone();
@@ -253,6 +259,10 @@ pub fn bind(config: ServerConfig) -> io::Result<Bound> {
         .client_request_timeout(Duration::from_millis(config.client_request_timeout_ms))
         .keep_alive(keep_alive)
         .max_connections(config.max_connections)
+        // A client that closes its side of the connection gets no answer: the
+        // request's future is dropped at once, which cancels its analysis (see
+        // `analyze`) instead of searching on for nobody.
+        .h1_allow_half_closed(false)
         .bind(config.bind)?;
     let addrs = http.addrs();
     Ok(Bound {
