@@ -39,5 +39,5 @@ for t in "${targets[@]}"; do
         exit 1
     }
     grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)' "$log"
-    grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1
+    grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true
 done

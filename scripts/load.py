@@ -368,7 +368,7 @@ def soak(args):
                 last_lat = len(stats["lat"])
                 done = stats["done"]
                 fivexx = sum(n for s, n in stats["status"].items() if s >= 500 or s <= 0)
-            entries = metric(Client(args.url), "branan_cache_entries")
+            entries = metric(Client(args.url), "branan_analysis_cache_entries")
             row = (round(now - start), rss_mib(args.pid), done, percentile(lat, 50), percentile(lat, 99),
                    fivexx - last5, entries)
             last5 = fivexx
