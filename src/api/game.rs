@@ -2,6 +2,8 @@
 //! refusal located (`field`, `index`, `column`, `square`). Every endpoint that takes
 //! a game (`/v1/moves`, `/v1/play`, `/v1/analyze`) goes through [`build_game`].
 
+use std::sync::LazyLock;
+
 use crate::rules::{BitBoard, Game, Move, MoveText, PlayError, Position, PositionError, Variant};
 
 use super::error::ApiError;
@@ -41,10 +43,23 @@ pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<&'static Va
     })
 }
 
+/// The start position of every preset, parsed once.
+static STARTS: LazyLock<Vec<Position>> =
+    LazyLock::new(|| Variant::all().iter().map(Position::start).collect());
+
+/// The start position of `variant`.
+pub fn start_position(variant: &'static Variant) -> Position {
+    Variant::all()
+        .iter()
+        .position(|v| std::ptr::eq(v, variant))
+        .and_then(|i| STARTS.get(i).copied())
+        .unwrap_or_else(|| Position::start(variant))
+}
+
 /// Reads a position string for `variant` (`None`: the preset's start).
 pub fn parse_position(variant: &'static Variant, text: Option<&str>) -> Result<Position, ApiError> {
     let Some(text) = text else {
-        return Ok(Position::start(variant));
+        return Ok(start_position(variant));
     };
     Position::parse(variant, text).map_err(|e| match e {
         PositionError::Parse(p) => ApiError::MalformedPosition {

@@ -2,5 +2,6 @@
 
 pub mod health;
 pub mod moves;
+pub mod moves_json;
 pub mod play;
 pub mod variants;

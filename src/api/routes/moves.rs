@@ -1,40 +1,35 @@
 //! `POST /v1/moves` and its query form `GET /v1/moves`: the position after a game's
 //! moves and its legal moves, each with its captures.
 
-use actix_web::http::header;
+use actix_web::http::header::{self, ContentType};
 use actix_web::{HttpResponse, get, post, web};
 
 use crate::api::AppState;
-use crate::api::dto::{LegalMoveDto, MovesQuery, MovesRequest, MovesResponse, position_fields};
+use crate::api::dto::{MovesQuery, MovesRequest, MovesResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
 use crate::api::game::{build_game, legal_moves_with_captures};
+use crate::api::routes::moves_json;
 
 /// How long clients and caches may keep a GET answer: the rules of a preset do not
 /// change within a release, so the same query always has the same answer.
 pub const GET_CACHE: &str = "public, max-age=86400";
 
-/// Computes the answer of `/v1/moves`.
+/// Computes the answer of `/v1/moves` (a [`MovesResponse`], as JSON text).
 pub fn moves(
     state: &AppState,
     variant: &str,
     position: Option<&str>,
     moves: &[impl AsRef<str>],
-) -> Result<MovesResponse, ApiError> {
+) -> Result<String, ApiError> {
     let built = build_game(variant, position, moves, &state.limits())?;
-    let (position, to_move, status) = position_fields(&built.game);
-    let moves = legal_moves_with_captures(&built.game)
-        .into_iter()
-        .map(|(m, c)| LegalMoveDto::new(m, c))
-        .collect();
-    Ok(MovesResponse {
-        variant: built.variant.id.to_owned(),
-        position,
-        to_move,
-        status,
-        moves,
-    })
+    let legal = legal_moves_with_captures(&built.game);
+    Ok(moves_json::moves_response(
+        built.variant.id,
+        &built.game,
+        &legal,
+    ))
 }
 
 /// Legal moves of a position.
@@ -89,7 +84,9 @@ pub async fn post_moves(
     let req = body.0;
     let list = req.moves.unwrap_or_default();
     let answer = moves(&state, &req.variant, req.position.as_deref(), &list)?;
-    Ok(HttpResponse::Ok().json(answer))
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(answer))
 }
 
 /// The query form of `POST /v1/moves`, cacheable.
@@ -121,6 +118,7 @@ pub async fn get_moves(
     };
     let answer = moves(&state, &q.variant, q.position.as_deref(), &list)?;
     Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
         .insert_header((header::CACHE_CONTROL, GET_CACHE))
-        .json(answer))
+        .body(answer))
 }

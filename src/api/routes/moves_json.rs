@@ -1,0 +1,181 @@
+//! The `/v1/moves` answer written straight to bytes.
+//!
+//! It is the hot path (a Tablut start answer lists 80 moves with their captures), and
+//! everything in it is known not to need escaping (square names, move text, position
+//! strings, preset ids, reason names), so it is written without building 300 small
+//! strings first. [`MovesResponse`](crate::api::dto::MovesResponse) stays the documented
+//! shape; a test checks that both give the same JSON.
+
+use std::sync::LazyLock;
+
+use crate::rules::{BitBoard, Game, MAX_SIZE, Move, Square};
+
+use crate::api::dto::{ReasonDto, SideDto, StatusDto, position_fields};
+
+/// `a1`, `b1`, ... by square index (rank * 11 + file).
+static SQUARE_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    (0..128u32)
+        .map(|i| {
+            let (file, rank) = ((i % 11) as u8, (i / 11) as u8);
+            if file < MAX_SIZE && rank < MAX_SIZE {
+                Square::new(file, rank).to_string()
+            } else {
+                String::new()
+            }
+        })
+        .collect()
+});
+
+fn name(sq: Square) -> &'static str {
+    SQUARE_NAMES.get(sq.index()).map_or("", String::as_str)
+}
+
+fn side(s: SideDto) -> &'static str {
+    match s {
+        SideDto::Attackers => "attackers",
+        SideDto::Defenders => "defenders",
+    }
+}
+
+fn reason(r: ReasonDto) -> &'static str {
+    match r {
+        ReasonDto::KingEscaped => "king_escaped",
+        ReasonDto::KingCaptured => "king_captured",
+        ReasonDto::AttackersEliminated => "attackers_eliminated",
+        ReasonDto::NoLegalMoves => "no_legal_moves",
+        ReasonDto::Repetition => "repetition",
+        ReasonDto::NoCaptureLimit => "no_capture_limit",
+    }
+}
+
+/// Appends `"text"`, escaping what JSON requires (nothing, for branan's own text).
+fn string(out: &mut String, text: &str) {
+    if text
+        .bytes()
+        .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b < 0x7f)
+    {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::Value::from(text).to_string());
+    }
+}
+
+fn status(out: &mut String, s: &StatusDto) {
+    out.push_str("{\"over\":");
+    out.push_str(if s.over { "true" } else { "false" });
+    out.push_str(",\"winner\":");
+    match s.winner {
+        Some(w) => string(out, side(w)),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"reason\":");
+    match s.reason {
+        Some(r) => string(out, reason(r)),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+}
+
+fn legal_move(out: &mut String, m: Move, captures: BitBoard) {
+    let (from, to) = (name(m.from), name(m.to));
+    out.push_str("{\"move\":\"");
+    out.push_str(from);
+    out.push('-');
+    out.push_str(to);
+    out.push_str("\",\"from\":\"");
+    out.push_str(from);
+    out.push_str("\",\"to\":\"");
+    out.push_str(to);
+    out.push_str("\",\"captures\":[");
+    for (i, sq) in captures.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(name(sq));
+        out.push('"');
+    }
+    out.push_str("]}");
+}
+
+/// The `/v1/moves` answer for `game` of preset `variant`, as JSON text.
+pub fn moves_response(variant: &str, game: &Game, moves: &[(Move, BitBoard)]) -> String {
+    let (position, to_move, st) = position_fields(game);
+    let mut out = String::with_capacity(160 + moves.len() * 64);
+    out.push_str("{\"variant\":");
+    string(&mut out, variant);
+    out.push_str(",\"position\":");
+    string(&mut out, &position);
+    out.push_str(",\"to_move\":");
+    string(&mut out, side(to_move));
+    out.push_str(",\"status\":");
+    status(&mut out, &st);
+    out.push_str(",\"moves\":[");
+    for (i, &(m, c)) in moves.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        legal_move(&mut out, m, c);
+    }
+    out.push_str("]}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::dto::{LegalMoveDto, MovesResponse};
+    use crate::api::game::legal_moves_with_captures;
+    use crate::rules::{Position, Variant};
+
+    fn slow(variant: &str, game: &Game) -> serde_json::Value {
+        let (position, to_move, status) = position_fields(game);
+        let answer = MovesResponse {
+            variant: variant.to_owned(),
+            position,
+            to_move,
+            status,
+            moves: legal_moves_with_captures(game)
+                .into_iter()
+                .map(|(m, c)| LegalMoveDto::new(m, c))
+                .collect(),
+        };
+        serde_json::to_value(answer).unwrap()
+    }
+
+    #[test]
+    fn same_json_as_the_documented_shape() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut checked = 0;
+        for v in Variant::all() {
+            for _ in 0..4 {
+                let mut game = Game::new(Position::start(v));
+                for _ in 0..150 {
+                    let moves = legal_moves_with_captures(&game);
+                    let fast: serde_json::Value =
+                        serde_json::from_str(&moves_response(v.id, &game, &moves)).unwrap();
+                    assert_eq!(fast, slow(v.id, &game));
+                    checked += 1;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let (m, _) = moves[(seed % moves.len() as u64) as usize];
+                    game.play(m).unwrap();
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn escapes_what_needs_it() {
+        let mut out = String::new();
+        string(&mut out, "a\"b");
+        assert_eq!(out, r#""a\"b""#);
+    }
+}
