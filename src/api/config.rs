@@ -73,10 +73,43 @@ pub struct ServerConfig {
     /// Most concurrent connections per worker.
     #[arg(long, env = "BRANAN_MAX_CONNECTIONS", default_value_t = 25_000)]
     pub max_connections: usize,
-    // Search and analysis settings (BRANAN_SEARCH_THREADS, BRANAN_DEFAULT_TIME_MS,
-    // BRANAN_MAX_TIME_MS, BRANAN_MAX_DEPTH, BRANAN_MAX_NODES, BRANAN_MAX_MULTIPV,
-    // BRANAN_CACHE_ENTRIES, BRANAN_SEARCH_QUEUE, BRANAN_MAX_BATCH) go below, as fields
-    // of this struct, and into `Default` further down.
+
+    /// Search threads for analyses (default: one per core).
+    #[arg(long, env = "BRANAN_SEARCH_THREADS")]
+    pub search_threads: Option<usize>,
+
+    /// Analyses that may wait for a search thread (beyond: 503 with Retry-After).
+    #[arg(long, env = "BRANAN_SEARCH_QUEUE", default_value_t = 8)]
+    pub search_queue: usize,
+
+    /// Analysis time when a request gives no limit, in milliseconds.
+    #[arg(long, env = "BRANAN_DEFAULT_TIME_MS", default_value_t = 1_000)]
+    pub default_time_ms: u64,
+
+    /// Longest analysis, in milliseconds (longer `time_ms` is clamped; it also bounds
+    /// depth- and node-limited requests).
+    #[arg(long, env = "BRANAN_MAX_TIME_MS", default_value_t = 10_000)]
+    pub max_time_ms: u64,
+
+    /// Deepest `depth` a request may ask (deeper is clamped).
+    #[arg(long, env = "BRANAN_MAX_DEPTH", default_value_t = 64)]
+    pub max_depth: u32,
+
+    /// Largest `nodes` a request may ask (larger is clamped).
+    #[arg(long, env = "BRANAN_MAX_NODES", default_value_t = 1_000_000_000)]
+    pub max_nodes: u64,
+
+    /// Largest `multipv` (at most 5).
+    #[arg(long, env = "BRANAN_MAX_MULTIPV", default_value_t = 5)]
+    pub max_multipv: usize,
+
+    /// Entries of the evaluation cache.
+    #[arg(long, env = "BRANAN_CACHE_ENTRIES", default_value_t = 10_000)]
+    pub cache_entries: u64,
+
+    /// Most items in one `POST /v1/analyze/batch`.
+    #[arg(long, env = "BRANAN_MAX_BATCH", default_value_t = 256)]
+    pub max_batch: usize,
 }
 
 impl ServerConfig {
@@ -108,6 +141,15 @@ impl Default for ServerConfig {
             client_request_timeout_ms: 5_000,
             keep_alive_s: 5,
             max_connections: 25_000,
+            search_threads: None,
+            search_queue: 8,
+            default_time_ms: 1_000,
+            max_time_ms: 10_000,
+            max_depth: 64,
+            max_nodes: 1_000_000_000,
+            max_multipv: 5,
+            cache_entries: 10_000,
+            max_batch: 256,
         }
     }
 }

@@ -12,6 +12,8 @@
 //! request with [`game::build_game`]; return [`error::ApiError`] for refusals.
 
 pub mod body_timeout;
+pub mod analyze;
+pub mod cache;
 pub mod config;
 pub mod dto;
 pub mod error;
@@ -20,6 +22,7 @@ pub mod extract;
 pub mod game;
 pub mod metrics;
 pub mod openapi;
+pub mod pool;
 pub mod routes;
 
 use std::io;
@@ -55,13 +58,18 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// `/readyz` answers 503 while this is false.
     pub ready: Arc<AtomicBool>,
+    /// The search pool, the evaluation cache and the analysis limits.
+    pub analysis: Arc<analyze::AnalysisService>,
 }
 
 impl AppState {
     pub fn new(config: ServerConfig) -> AppState {
+        let metrics = Arc::new(Metrics::new());
+        let analysis = Arc::new(analyze::AnalysisService::new(&config, &metrics));
         AppState {
             config: Arc::new(config),
-            metrics: Arc::new(Metrics::new()),
+            analysis,
+            metrics,
             ready: Arc::new(AtomicBool::new(true)),
         }
     }
@@ -83,7 +91,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::play::post_play)
         .service(routes::health::healthz)
         .service(routes::health::readyz)
-        .service(metrics::metrics);
+        .service(metrics::metrics)
+        .configure(analyze::configure);
 }
 
 /// The routes registered outside the spec (Swagger UI and the spec itself), for the

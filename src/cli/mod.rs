@@ -1,5 +1,6 @@
 //! The `branan` command line: `serve` (the default), `perft`, and the tools.
 
+mod analyze;
 mod bench;
 mod openapi;
 mod perft;
@@ -36,6 +37,9 @@ pub enum Command {
     /// Search benchmark: fixed positions, fixed depth, one thread; the total node
     /// count (a signature of the search) is the last line.
     Bench(bench::BenchArgs),
+    /// Analyse one request per stdin line (the fields of `POST /v1/analyze`) on every
+    /// core; one answer per stdout line, in order.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// Parses the command line and runs it.
@@ -44,6 +48,7 @@ pub fn run() -> ExitCode {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Analyze(args)) => analyze::run_cli(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

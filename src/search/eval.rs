@@ -92,6 +92,13 @@ impl Evaluator {
 
     /// The static score of `pos` for the side to move.
     pub(crate) fn eval(&self, pos: &Position) -> i32 {
+        let danger = pos.side_to_move() == Side::Defenders && king_capture(pos).is_some();
+        self.eval_with(pos, danger)
+    }
+
+    /// [`Evaluator::eval`] when the caller knows whether the attackers threaten to
+    /// capture the king (`danger`, read only with the defenders to move).
+    pub(crate) fn eval_with(&self, pos: &Position, danger: bool) -> i32 {
         let w = self.w;
         let v = pos.variant();
         let att = pos.attackers().0;
@@ -115,7 +122,7 @@ impl Evaluator {
             s += w.king_route * routes as i32;
             if pos.side_to_move() == Side::Attackers {
                 s += w.king_open_line * lines_from(v, r, k, occ).count as i32;
-            } else if king_capture(pos).is_some() {
+            } else if danger {
                 s -= w.king_in_danger;
             }
             let adjacent = self.adjacent[k];

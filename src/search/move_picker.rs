@@ -1,7 +1,7 @@
 //! Move ordering: the table's move, captures, moves that open a line for the king
 //! or block one, killers, then the history of quiet moves that cut off.
 
-use crate::rules::{Move, MoveList, Position, Side};
+use crate::rules::{Move, MoveList, Position, Side, Square};
 
 use super::attacks::{Lines, bit, capture_squares, lines_from, rays};
 use super::params::MAX_PLY;
@@ -127,9 +127,20 @@ impl GeometryExt for crate::rules::Variant {
     }
 }
 
-/// Moves the best-scored remaining move to index `i` (selection sort, one step).
+/// After this many picks, the rest of the list is sorted at once.
+const PICKS_BEFORE_SORT: usize = 3;
+
+/// Moves the best-scored remaining move to index `i`: selection for the first few
+/// (a cut-off usually comes early), then one sort of the rest.
 #[inline]
 pub(crate) fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) {
+    if i == PICKS_BEFORE_SORT && list.len() > i + 1 {
+        sort_rest(list, scores, i);
+        return;
+    }
+    if i > PICKS_BEFORE_SORT {
+        return;
+    }
     let mut best = i;
     for j in i + 1..list.len() {
         if scores[j] > scores[best] {
@@ -139,5 +150,25 @@ pub(crate) fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) {
     if best != i {
         list.swap(i, best);
         scores.swap(i, best);
+    }
+}
+
+/// Sorts `list[from..]` by descending score (ties keep generation order).
+fn sort_rest(list: &mut MoveList, scores: &mut [i32], from: usize) {
+    let n = list.len();
+    let mut keys = [0i64; crate::rules::MAX_MOVES];
+    for j in from..n {
+        // The score, then the index (ascending, for a stable order), then the move.
+        let m = list[j];
+        let packed = (m.from.index() as i64) | ((m.to.index() as i64) << 7);
+        keys[j] = ((scores[j] as i64) << 32) | ((0xFFFF - j as i64) << 14) | packed;
+    }
+    keys[from..n].sort_unstable_by(|a, b| b.cmp(a));
+    for (j, &key) in keys.iter().enumerate().take(n).skip(from) {
+        list[j] = Move {
+            from: Square::from_index((key & 127) as u8),
+            to: Square::from_index(((key >> 7) & 127) as u8),
+        };
+        scores[j] = (key >> 32) as i32;
     }
 }

@@ -253,7 +253,7 @@ impl<'a> Search<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 8 {
-            return self.eval.eval(pos);
+            return self.eval.eval_with(pos, king_danger);
         }
         if in_threat {
             depth += 1;
@@ -284,7 +284,7 @@ impl<'a> Search<'a> {
             && !king_danger
             && depth >= NULL_MOVE_MIN_DEPTH
             && beta.abs() < MATE_BOUND
-            && self.eval.eval(pos) >= beta
+            && self.eval.eval_with(pos, king_danger) >= beta
         {
             let mut null = *pos;
             null.turn = side.opponent();
@@ -404,18 +404,19 @@ impl<'a> Search<'a> {
         let lines = king_lines(pos);
         let mut list = MoveList::new();
         let mut stand_pat = true;
+        let capture = king_capture(pos).is_some();
         match side {
             Side::Defenders => {
                 if lines.count > 0 {
                     return win_next;
                 }
-                if king_capture(pos).is_some() && qply < QS_EVASION_PLIES {
+                if capture && qply < QS_EVASION_PLIES {
                     stand_pat = false;
                     pos.generate(&mut list);
                 }
             }
             Side::Attackers => {
-                if king_capture(pos).is_some() {
+                if capture {
                     return win_next;
                 }
                 if lines.count >= 2 {
@@ -432,11 +433,11 @@ impl<'a> Search<'a> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval.eval(pos);
+            return self.eval.eval_with(pos, capture);
         }
         let mut best = -INF;
         if stand_pat {
-            let e = self.eval.eval(pos);
+            let e = self.eval.eval_with(pos, capture);
             if e >= beta {
                 return e;
             }

@@ -1,0 +1,179 @@
+//! The evaluation cache (moka): analysis results keyed by the preset, the Zobrist key
+//! of the position, the facts of the history that can change the answer (the
+//! no-capture counter and the keys of the positions since the last capture, which
+//! could repeat), and `multipv`. A result answers a request when it is at least as
+//! deep as the request asks; concurrent identical misses compute once
+//! (`try_get_with`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use moka::sync::Cache;
+
+use crate::rules::Game;
+use crate::search::Analysis;
+
+/// What identifies an answer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CacheKey {
+    pub variant: &'static str,
+    pub key: u64,
+    pub plies_since_capture: u16,
+    /// The keys of the earlier positions since the last capture, sorted (only how
+    /// often each occurred matters to repetition).
+    pub history: Vec<u64>,
+    pub multipv: u8,
+}
+
+impl CacheKey {
+    pub fn of(game: &Game, multipv: usize) -> CacheKey {
+        let pos = game.position();
+        let keys = game.keys();
+        let span = (pos.plies_since_capture() as usize + 1).min(keys.len());
+        let mut history: Vec<u64> = keys[keys.len() - span..keys.len() - 1].to_vec();
+        history.sort_unstable();
+        CacheKey {
+            variant: pos.variant().id,
+            key: pos.key(),
+            plies_since_capture: pos.plies_since_capture(),
+            history,
+            multipv: multipv.min(u8::MAX as usize) as u8,
+        }
+    }
+}
+
+/// What a request asks for, to judge whether a cached result answers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Want {
+    pub time_ms: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+/// A cached answer and the work it took.
+#[derive(Clone, Debug)]
+pub struct Stored {
+    pub analysis: Analysis,
+    pub want: Want,
+}
+
+impl Stored {
+    /// Whether this result is at least as deep as `want` asks.
+    pub fn answers(&self, want: &Want) -> bool {
+        let a = &self.analysis;
+        if a.outcome.is_some()
+            || matches!(a.score, crate::search::Score::Win(n) if n.unsigned_abs() <= a.depth)
+        {
+            return true;
+        }
+        if let Some(d) = want.depth {
+            return a.depth >= d;
+        }
+        if let Some(n) = want.nodes {
+            return a.nodes >= n;
+        }
+        match (want.time_ms, self.want.time_ms) {
+            (Some(asked), Some(spent)) => spent >= asked,
+            _ => false,
+        }
+    }
+}
+
+/// The cache with its hit and miss counts.
+pub struct AnalysisCache {
+    cache: Cache<CacheKey, Arc<Stored>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl std::fmt::Debug for AnalysisCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnalysisCache")
+            .field("entries", &self.cache.entry_count())
+            .field("hits", &self.hits())
+            .field("misses", &self.misses())
+            .finish()
+    }
+}
+
+impl AnalysisCache {
+    pub fn new(entries: u64) -> AnalysisCache {
+        AnalysisCache {
+            cache: Cache::new(entries),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    pub fn misses(&self) -> u64 {
+        self.misses.load(Ordering::Relaxed)
+    }
+
+    pub fn entries(&self) -> u64 {
+        self.cache.run_pending_tasks();
+        self.cache.entry_count()
+    }
+
+    /// A cached result deep enough for `want`, counted as a hit.
+    pub fn lookup(&self, key: &CacheKey, want: &Want) -> Option<Arc<Stored>> {
+        let s = self.cache.get(key)?;
+        if !s.answers(want) {
+            return None;
+        }
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(s)
+    }
+
+    /// The answer to `want` for `key`: from the cache when a deep enough result is
+    /// there (`true`), else computed by `compute` (`false`) and kept when it is
+    /// deeper than what was cached. Concurrent callers with the same key while
+    /// nothing is cached wait for one computation. `compute` answers `None` when the
+    /// search was cancelled; nothing is cached then.
+    pub fn get_or_compute(
+        &self,
+        key: CacheKey,
+        want: Want,
+        mut compute: impl FnMut() -> Option<Stored>,
+    ) -> Option<(Arc<Stored>, bool)> {
+        if let Some(s) = self.cache.get(&key)
+            && s.answers(&want)
+        {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Some((s, true));
+        }
+        let mut computed_here = false;
+        let first = self.cache.try_get_with(key.clone(), || {
+            computed_here = true;
+            compute().map(Arc::new).ok_or(())
+        });
+        match first {
+            Ok(s) if computed_here => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                Some((s, false))
+            }
+            Ok(s) if s.answers(&want) => {
+                // Another request computed it while this one waited.
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                Some((s, true))
+            }
+            _ => {
+                // Cached but too shallow (or the computation we waited for was
+                // cancelled): search, and keep the deeper result.
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                let fresh = Arc::new(compute()?);
+                let keep = match self.cache.get(&key) {
+                    Some(old) => fresh.analysis.depth >= old.analysis.depth,
+                    None => true,
+                };
+                if keep {
+                    self.cache.insert(key, Arc::clone(&fresh));
+                }
+                Some((fresh, false))
+            }
+        }
+    }
+}
