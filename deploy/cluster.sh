@@ -23,6 +23,7 @@
 #   --no-kill         do not stop a replica during the run
 #   --bin PATH        the branan binary (default: target/release/branan, built
 #                     with `cargo build --release` when missing)
+#   --round-robin     drop nginx.conf's position hashing (to compare cache hits)
 #   --keep            keep the temporary directory (logs) after the run
 set -euo pipefail
 
@@ -36,6 +37,7 @@ signal=KILL
 kill_replica=1
 bin="$root/target/release/branan"
 keep=0
+round_robin=0
 lb_port=18080
 first_port=18081
 
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
         --no-kill) kill_replica=0; shift ;;
         --bin) bin=$2; shift 2 ;;
         --keep) keep=1; shift ;;
+        --round-robin) round_robin=1; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "cluster.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -130,7 +133,11 @@ done
 start_replica() {
     local i=$1 port
     port=$(port_of "$i")
-    BRANAN_BIND="127.0.0.1:$port" BRANAN_LOG=warn \
+    # wrk keeps at most $connections requests in flight, so a search queue that
+    # long means every analysis is accepted and waits its turn (the default queue
+    # answers 503 to a burst beyond threads + 8; that is overload, not failure,
+    # and scripts of the hardening part measure it).
+    BRANAN_BIND="127.0.0.1:$port" BRANAN_LOG=warn BRANAN_SEARCH_QUEUE="$connections" \
         "$bin" serve >>"$work/replica-$i.log" 2>&1 &
     replica_pid[i]=$!
     echo "$i ${replica_pid[$i]}" >>"$work/pids"
@@ -165,7 +172,9 @@ awk -v servers="$servers" '
     /# replicas-end/   { skip = 0 }
     !skip
 ' "$root/deploy/nginx.conf" |
-    sed "s/listen 127\.0\.0\.1:8080;/listen 127.0.0.1:$lb_port;/" >"$work/nginx/nginx.conf"
+    sed "s/listen 127\.0\.0\.1:8080;/listen 127.0.0.1:$lb_port;/" |
+    if [ "$round_robin" -eq 1 ]; then grep -v '^ *hash [$]branan_key consistent;'; else cat; fi \
+        >"$work/nginx/nginx.conf"
 grep -q "listen 127.0.0.1:$lb_port;" "$work/nginx/nginx.conf" ||
     { echo "cluster.sh: deploy/nginx.conf has no 'listen 127.0.0.1:8080;' line" >&2; exit 1; }
 "$nginx_bin" -q -t -p "$work/nginx/" -c "$work/nginx/nginx.conf" 2>"$work/nginx/test.log" ||
@@ -270,13 +279,18 @@ for i in "${!replica_pid[@]}"; do
         ticks=$((ticks + restarted_ticks - ${ticks_before[$i]:-0}))
     fi
     rss=$(awk -v i="$i" '$1 == i && $2 > m { m = $2 } END { printf "%d", m / 1024 }' "$work/rss.txt")
-    awk -v i="$i" -v p="$port" -v n="$answered" -v t="$ticks" -v hz="$hz" -v s="$elapsed" -v r="$rss" \
-        'BEGIN { printf "replica %d (127.0.0.1:%s): %d requests answered, %.2f cores average, peak RSS %d MiB\n", i, p, n, t / hz / s, r }'
+    # The analysis cache, from the replica's /metrics (since its last start).
+    cache=$(curl -fs --max-time 2 "http://127.0.0.1:$port/metrics" | awk '
+        $1 == "branan_analysis_cache_hits" { h = $2 }
+        $1 == "branan_analysis_cache_misses" { m = $2 }
+        END { if (h != "" || m != "") printf ", analysis cache %d hits / %d misses", h, m }' || true)
+    awk -v i="$i" -v p="$port" -v n="$answered" -v t="$ticks" -v hz="$hz" -v s="$elapsed" -v r="$rss" -v c="$cache" \
+        'BEGIN { printf "replica %d (127.0.0.1:%s): %d requests answered, %.2f cores average, peak RSS %d MiB%s\n", i, p, n, t / hz / s, r, c }'
 done
 retried=$(grep -c 'upstream=[^ ]*, ' "$work/nginx/logs/access.log" || true)
 upstream_errors=$(grep -c 'while connecting to upstream\|while reading response header from upstream\|upstream prematurely closed' "$work/nginx/logs/error.log" || true)
 echo "nginx: $retried requests retried on another replica; $upstream_errors upstream errors logged"
-echo "(command: deploy/cluster.sh --replicas $replicas --duration $duration --connections $connections --analyze-ms $analyze_ms$([ "$kill_replica" -eq 1 ] && echo " --signal $signal"))"
+echo "(command: deploy/cluster.sh --replicas $replicas --duration $duration --connections $connections --analyze-ms $analyze_ms$([ "$kill_replica" -eq 1 ] && echo " --signal $signal")$([ "$round_robin" -eq 1 ] && echo " --round-robin"))"
 
 failed=$(sed -n 's/^failed: *\([0-9]*\).*/\1/p' "$work/wrk.txt")
 if [ "${failed:-1}" -ne 0 ]; then
