@@ -11,8 +11,8 @@
 //! [`AppState`] (one field; it is cloned into every worker). Take a game from a
 //! request with [`game::build_game`]; return [`error::ApiError`] for refusals.
 
-pub mod body_timeout;
 pub mod analyze;
+pub mod body_timeout;
 pub mod cache;
 pub mod config;
 pub mod dto;
