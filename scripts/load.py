@@ -172,16 +172,16 @@ def overload(args):
 
     results = []
     hold_analyses(args.url, held, args.time_ms, results)
-    # Wait until the pool is full (a probe gets 503), at most 10 s.
+    # Wait until the pool is full (every held analysis queued or running), at most
+    # 10 s. No probing with analyses here: a probe could take a held one's slot.
     deadline = time.monotonic() + 10
     probe = Client(args.url)
     while time.monotonic() < deadline:
-        s, _, _ = probe.request("POST", "/v1/analyze", analyze_body(depth=1, moves=DISTINCT_OPENINGS[-1]))
-        if s == 503:
+        if (metric(probe, "branan_search_pending") or 0) >= held:
             break
         time.sleep(0.05)
     else:
-        print("the pool never reported full (no 503 within 10 s)")
+        print("the pool never filled (branan_search_pending below the held count for 10 s)")
 
     rows = []
     rss_samples = [rss_mib(args.pid)]
@@ -357,9 +357,9 @@ def soak(args):
     rows = []
     i = 0
     print(f"# soak: {args.rate} requests/s for {args.duration} s, RSS every {args.sample} s\n")
-    print("| t (s) | RSS (MiB) | requests done | in the last interval: p50 ms | p99 ms | 5xx | cache entries |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    last_done, last_lat, last5 = 0, 0, 0
+    print("| t (s) | RSS (MiB) | requests done | p50 ms | p99 ms | 503 | other 5xx or errors | cache entries |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    last_lat, last503, last5 = 0, 0, 0
     while True:
         now = time.monotonic()
         if now >= next_sample:
@@ -367,13 +367,14 @@ def soak(args):
                 lat = stats["lat"][last_lat:]
                 last_lat = len(stats["lat"])
                 done = stats["done"]
-                fivexx = sum(n for s, n in stats["status"].items() if s >= 500 or s <= 0)
+                n503 = stats["status"].get(503, 0)
+                fivexx = sum(n for s, n in stats["status"].items() if (s >= 500 and s != 503) or s <= 0)
             entries = metric(Client(args.url), "branan_analysis_cache_entries")
             row = (round(now - start), rss_mib(args.pid), done, percentile(lat, 50), percentile(lat, 99),
-                   fivexx - last5, entries)
-            last5 = fivexx
+                   n503 - last503, fivexx - last5, entries)
+            last503, last5 = n503, fivexx
             rows.append(row)
-            print(f"| {row[0]} | {row[1]:.1f} | {row[2]} | {ms(row[3])} | {ms(row[4])} | {row[5]} | "
+            print(f"| {row[0]} | {row[1]:.1f} | {row[2]} | {ms(row[3])} | {ms(row[4])} | {row[5]} | {row[6]} | "
                   f"{'' if entries is None else int(entries)} |", flush=True)
             next_sample += args.sample
         if now - start >= args.duration:

@@ -7,12 +7,12 @@
 #
 #   scripts/overload.sh
 #
-# Environment: PORT (18090), THREADS (search threads, 2), QUEUE (4), TIME_MS
+# Environment: PORT (default: a free port), THREADS (search threads, 2), QUEUE (4), TIME_MS
 # (each held analysis, 8000), BRANAN_BIN (use this binary instead of building).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-port=${PORT:-18090}
+port=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 threads=${THREADS:-2}
 queue=${QUEUE:-4}
 time_ms=${TIME_MS:-8000}

@@ -5,7 +5,7 @@
 #
 #   scripts/schemathesis.sh [extra schemathesis options]
 #
-# Environment: ST_PORT (18080), ST_MAX_EXAMPLES (examples per operation and phase,
+# Environment: ST_PORT (default: a free port), ST_MAX_EXAMPLES (examples per operation and phase,
 # 100), ST_SEED (a fixed seed, for a reproducible run), ST_CHECKS (default: all the
 # response checks below), BRANAN_BIN (use this binary instead of building one).
 # Schemathesis is installed from PyPI into target/hardening-venv on first use.
@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-port=${ST_PORT:-18080}
+port=${ST_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 examples=${ST_MAX_EXAMPLES:-100}
 checks=${ST_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,negative_data_rejection,unsupported_method,allow_header_conformance,missing_required_header}
 venv=target/hardening-venv

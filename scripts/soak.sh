@@ -8,13 +8,13 @@
 #
 #   scripts/soak.sh
 #
-# Environment: PORT (18091), RATE (50), DURATION (600), SAMPLE (10),
+# Environment: PORT (default: a free port), RATE (50), DURATION (600), SAMPLE (10),
 # CACHE_ENTRIES (2000: small, so that the cache fills during the run),
 # BRANAN_BIN (use this binary instead of building).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-port=${PORT:-18091}
+port=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 
 bin=${BRANAN_BIN:-}
 if [ -z "$bin" ]; then
