@@ -372,3 +372,105 @@ fn connection_limit_holds_back_extra_connections() {
     let n = third.read(&mut buf).expect("served once a slot is free");
     assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
 }
+
+/// `POST /v1/analyze` with `body`: status and JSON.
+fn analyze(srv: &Background, body: &Value) -> (u16, String, Value) {
+    call(
+        ureq::post(&format!("{}/v1/analyze", srv.url())),
+        Some(&body.to_string()),
+    )
+}
+
+#[test]
+fn multipv_limit_edge() {
+    let srv = server(ServerConfig {
+        max_multipv: 2,
+        ..ServerConfig::default()
+    });
+    let (status, _, res) = analyze(
+        &srv,
+        &json!({"variant": "brandubh", "depth": 1, "multipv": 2}),
+    );
+    assert_eq!(status, 200, "{res}");
+    assert_eq!(res["lines"].as_array().map(Vec::len), Some(2), "{res}");
+    let problem = assert_problem(
+        analyze(
+            &srv,
+            &json!({"variant": "brandubh", "depth": 1, "multipv": 3}),
+        ),
+        422,
+        "/problems/invalid-field",
+    );
+    assert_eq!(problem["field"], "multipv", "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap_or("").contains('2'),
+        "the limit is named: {problem}"
+    );
+}
+
+#[test]
+fn batch_size_limit_edge() {
+    let srv = server(ServerConfig {
+        max_batch: 3,
+        ..ServerConfig::default()
+    });
+    let url = format!("{}/v1/analyze/batch", srv.url());
+    let item = json!({"variant": "brandubh", "depth": 1});
+    let at = json!({"items": [item, item, item]}).to_string();
+    let (status, _, res) = call(ureq::post(&url), Some(&at));
+    assert_eq!(status, 200, "{res}");
+    assert_eq!(res["results"].as_array().map(Vec::len), Some(3), "{res}");
+    let over = json!({"items": [item, item, item, item]}).to_string();
+    let problem = assert_problem(
+        call(ureq::post(&url), Some(&over)),
+        422,
+        "/problems/invalid-field",
+    );
+    assert_eq!(problem["field"], "items", "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap_or("").contains('3'),
+        "the limit is named: {problem}"
+    );
+}
+
+/// `depth` and `nodes` over the server's maximum are clamped to it (documented in
+/// the spec), not refused: the search never goes past the limit.
+#[test]
+fn depth_and_nodes_are_clamped_to_their_limits() {
+    let srv = server(ServerConfig {
+        max_depth: 2,
+        max_nodes: 2_000,
+        ..ServerConfig::default()
+    });
+    for (depth, expected) in [(2, 2), (3, 2), (64, 2)] {
+        let (status, _, res) = analyze(&srv, &json!({"variant": "tablut", "depth": depth}));
+        assert_eq!(status, 200, "{res}");
+        assert_eq!(res["depth"], expected, "asked depth {depth}: {res}");
+    }
+    for nodes in [2_000u64, 2_001, 1_000_000_000] {
+        let (status, _, res) = analyze(&srv, &json!({"variant": "tawlbwrdd", "nodes": nodes}));
+        assert_eq!(status, 200, "{res}");
+        let used = res["nodes"].as_u64().unwrap_or(u64::MAX);
+        assert!(used <= 2_000, "asked {nodes} nodes, searched {used}: {res}");
+    }
+}
+
+/// `time_ms` over the maximum is clamped (the answer comes), and 0 is refused.
+#[test]
+fn time_limit_is_clamped_and_zero_refused() {
+    let srv = server(ServerConfig {
+        max_time_ms: 100,
+        ..ServerConfig::default()
+    });
+    for time_ms in [100u64, 101, 3_600_000] {
+        let (status, _, res) = analyze(&srv, &json!({"variant": "tawlbwrdd", "time_ms": time_ms}));
+        assert_eq!(status, 200, "{res}");
+        assert!(res["best_move"].is_string(), "{res}");
+    }
+    let problem = assert_problem(
+        analyze(&srv, &json!({"variant": "tawlbwrdd", "time_ms": 0})),
+        422,
+        "/problems/invalid-field",
+    );
+    assert_eq!(problem["field"], "time_ms", "{problem}");
+}
