@@ -1,0 +1,35 @@
+#!/bin/sh
+# Requests per second of POST /v1/moves (Tablut start) against GET /healthz, same
+# binary, one HTTP worker, wrk with one thread and 32 connections, alternating runs.
+# Also the server's CPU time per request (from /proc), which other load on the
+# machine does not skew. Usage: benches/wrk/ratio.sh [path/to/branan] [rounds] [secs]
+set -eu
+BIN=${1:-target/release/branan}
+ROUNDS=${2:-5}
+SECS=${3:-8}
+PORT=18199
+DIR=$(dirname "$0")
+BRANAN_BIND=127.0.0.1:$PORT BRANAN_WORKERS=1 "$BIN" >/dev/null 2>&1 &
+PID=$!
+trap 'kill $PID' EXIT
+sleep 1
+TICK=$(getconf CLK_TCK)
+cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
+run() { # name, wrk args...
+  name=$1; shift
+  before=$(cpu)
+  out=$(wrk -t1 -c32 -d${SECS}s "$@")
+  after=$(cpu)
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  total=$(echo "$out" | awk '/requests in/ {print $1}')
+  bad=$(echo "$out" | awk '/Non-2xx/ {print $5}')
+  us=$(awk -v c=$((after - before)) -v t="$TICK" -v n="$total" 'BEGIN {printf "%.1f", c / t / n * 1e6}')
+  echo "$name $rps $us ${bad:-0}"
+}
+echo "endpoint req/s cpu_us_per_req non_2xx"
+i=0
+while [ $i -lt "$ROUNDS" ]; do
+  run healthz "http://127.0.0.1:$PORT/healthz"
+  run moves -s "$DIR/moves_tablut_start.lua" "http://127.0.0.1:$PORT/v1/moves"
+  i=$((i + 1))
+done
