@@ -119,9 +119,12 @@ pub struct AnalyzeResponse {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"items": [{"variant": "brandubh", "depth": 3}, {"variant": "tablut", "depth": 2}]}))]
 pub struct BatchRequest {
-    /// Analysis requests (same fields as `POST /v1/analyze`), at most the server's
-    /// batch limit (256 by default). Each is checked on its own.
-    #[schema(value_type = Vec<AnalyzeRequest>)]
+    /// Analysis requests (objects with the fields of `POST /v1/analyze`'s
+    /// `AnalyzeRequest`), at most the server's batch limit (256 by default). Each is
+    /// checked on its own: an item that does not fit (not an object, an unknown
+    /// field, a wrong type) gets its own 400 problem in `results` and the others are
+    /// answered, so the schema accepts any JSON value here.
+    #[schema(value_type = Vec<Value>)]
     pub items: Vec<serde_json::Value>,
 }
 
