@@ -58,7 +58,8 @@ pub struct ServerConfig {
     #[arg(long, env = "BRANAN_SHUTDOWN_TIMEOUT_S", default_value_t = 30)]
     pub shutdown_timeout_s: u64,
 
-    /// Time a client has to send its request head, in milliseconds (0: no limit).
+    /// Time a client has to send its request head, and then again its body, in
+    /// milliseconds (0: no limit).
     #[arg(
         long,
         env = "BRANAN_CLIENT_REQUEST_TIMEOUT_MS",
