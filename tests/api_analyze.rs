@@ -188,3 +188,28 @@ fn batch_keeps_order_and_isolates_a_bad_item() {
     let (status, _, _) = post(&url, &many);
     assert_eq!(status, 422);
 }
+
+#[test]
+fn a_batch_stops_starting_items_when_its_time_budget_is_spent() {
+    let config = ServerConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        workers: Some(2),
+        search_threads: Some(1),
+        max_batch_time_ms: 20,
+        ..ServerConfig::default()
+    };
+    let srv = Background::start(config).expect("server starts");
+    // The first item searches for longer than the whole budget; the second is not
+    // started and gets its own 503 problem; the answer still has both, in order.
+    let body = json!({"items": [
+        {"variant": "tablut", "time_ms": 300},
+        {"variant": "brandubh", "depth": 1},
+    ]});
+    let (status, res, _) = post(&format!("{}/v1/analyze/batch", srv.url()), &body);
+    assert_eq!(status, 200, "{res}");
+    let results = res["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "{res}");
+    assert!(results[0]["best_move"].is_string(), "{res}");
+    assert_eq!(results[1]["status"], 503, "{res}");
+    assert_eq!(results[1]["index"], 1, "{res}");
+}

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use actix_web::http::header;
 use actix_web::web::Bytes;
@@ -142,6 +143,21 @@ pub struct BatchResponse {
     pub results: Vec<BatchItem>,
 }
 
+/// The problem of a batch item not started because the batch's time budget ran out.
+fn batch_budget_spent(index: usize, budget: Option<Duration>) -> Problem {
+    let ms = budget.map_or(0, |b| b.as_millis());
+    let mut problem = ApiError::Unavailable {
+        detail: format!(
+            "items[{index}]: the batch's time budget of {ms} ms was spent before this item \
+             started; send the remaining items again"
+        ),
+    }
+    .problem();
+    problem.field = Some(format!("items[{index}]"));
+    problem.index = Some(index);
+    problem
+}
+
 /// The analysis limits of the configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -151,6 +167,8 @@ pub struct Settings {
     pub max_nodes: u64,
     pub max_multipv: usize,
     pub max_batch: usize,
+    /// The batch's time budget (`None`: no budget).
+    pub max_batch_time: Option<Duration>,
     pub max_moves: usize,
 }
 
@@ -163,6 +181,8 @@ impl Settings {
             max_nodes: config.max_nodes.max(1),
             max_multipv: config.max_multipv.clamp(1, search::MAX_MULTIPV),
             max_batch: config.max_batch,
+            max_batch_time: (config.max_batch_time_ms > 0)
+                .then(|| Duration::from_millis(config.max_batch_time_ms)),
             max_moves: config.max_moves,
         }
     }
@@ -553,13 +573,18 @@ pub async fn post_analyze_batch(
     let cache = Arc::clone(&service.cache);
     let stop = Arc::new(AtomicBool::new(false));
     let job_stop = Arc::clone(&stop);
+    let budget = settings.max_batch_time;
     let submitted = service.pool.submit(Box::new(move |searcher| {
+        let deadline = budget.map(|b| Instant::now() + b);
         for (i, item) in prepared.into_iter().enumerate() {
             if job_stop.load(Ordering::Relaxed) {
                 return;
             }
             let answer = match item {
                 Err(problem) => BatchItem::Problem(*problem),
+                Ok(_) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                    BatchItem::Problem(batch_budget_spent(i, budget))
+                }
                 Ok(p) => {
                     let key = CacheKey::of(&p.built.game, p.multipv);
                     match cache.get_or_compute(key, p.want, || run(&p, searcher, &job_stop)) {

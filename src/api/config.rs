@@ -111,6 +111,11 @@ pub struct ServerConfig {
     /// Most items in one `POST /v1/analyze/batch`.
     #[arg(long, env = "BRANAN_MAX_BATCH", default_value_t = 256)]
     pub max_batch: usize,
+
+    /// Time budget of one `POST /v1/analyze/batch`, milliseconds: items not started
+    /// within it are answered with a 503 problem of their own (0: no budget).
+    #[arg(long, env = "BRANAN_MAX_BATCH_TIME_MS", default_value_t = 60_000)]
+    pub max_batch_time_ms: u64,
 }
 
 impl ServerConfig {
@@ -151,6 +156,7 @@ impl Default for ServerConfig {
             max_multipv: 5,
             cache_entries: 10_000,
             max_batch: 256,
+            max_batch_time_ms: 60_000,
         }
     }
 }
