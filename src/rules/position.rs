@@ -214,9 +214,16 @@ impl Position {
         count
     }
 
-    /// Whether the side to move has any move.
+    /// Whether the side to move has any move: a look at the neighbours first (a
+    /// piece next to an empty unrestricted square can move), the full count only
+    /// when every piece is boxed in.
+    #[inline]
     pub fn has_moves(&self) -> bool {
-        self.count_moves() > 0
+        let v = self.variant;
+        let free = !self.occupied() & !v.restricted;
+        let pieces = self.pieces(self.turn);
+        (0..4).any(|dir| !(v.geometry.shift(pieces, dir) & free).is_empty())
+            || self.count_moves() > 0
     }
 
     /// Checks that `m` is a move of the side to move on this board.

@@ -259,26 +259,6 @@ pub(crate) fn moves_to(pos: &Position, targets: u128, list: &mut MoveList) {
     }
 }
 
-/// Whether the side to move has a legal move: a quick look at the neighbours first,
-/// the full count only when every piece is boxed in.
-#[inline]
-pub(crate) fn has_moves(pos: &Position) -> bool {
-    let v = pos.variant();
-    let g = &v.geometry;
-    let empty = g.board.0 & !pos.occupied().0;
-    let soldiers = match pos.side_to_move() {
-        Side::Attackers => pos.attackers().0,
-        Side::Defenders => pos.defenders().0 | pos.king().map_or(0, |k| bit(k.index())),
-    };
-    let free = empty & !v.restricted.0;
-    for d in 0..4 {
-        if g.shift(BitBoard(soldiers), d).0 & free != 0 {
-            return true;
-        }
-    }
-    pos.count_moves() > 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,7 +354,7 @@ mod tests {
                 .count();
             assert_eq!(list.len(), listed, "{pos:?}");
             assert_eq!(listed, capture_moves, "{pos:?}");
-            assert_eq!(has_moves(&pos), !moves.is_empty());
+            assert_eq!(pos.has_moves(), !moves.is_empty());
         }
     }
 }

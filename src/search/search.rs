@@ -13,8 +13,7 @@ use crate::rules::{
 };
 
 use super::attacks::{
-    Lines, bit, capture_squares, has_moves, king_capture, king_lines, lines_from, moves_to, rays,
-    slides,
+    Lines, bit, capture_squares, king_capture, king_lines, lines_from, moves_to, rays, slides,
 };
 use super::clock::Clock;
 use super::eval::Evaluator;
@@ -113,7 +112,7 @@ impl<'a> Search<'a> {
         if !(limit || repeated) {
             return None;
         }
-        if !has_moves(pos) {
+        if !pos.has_moves() {
             return Some(no_moves_score(pos, ply));
         }
         if repeated {
@@ -396,7 +395,7 @@ impl<'a> Search<'a> {
         if self.tick() {
             return 0;
         }
-        if !has_moves(pos) {
+        if !pos.has_moves() {
             return no_moves_score(pos, ply);
         }
         let side = pos.side_to_move();
