@@ -14,24 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-port=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+source scripts/serve.sh
 
-bin=${BRANAN_BIN:-}
-if [ -z "$bin" ]; then
-    cargo build --quiet --release --bin branan
-    bin=target/release/branan
-fi
-
-log=$(mktemp -t branan-soak.XXXXXX.log)
-BRANAN_BIND="127.0.0.1:$port" BRANAN_LOG=warn BRANAN_CACHE_ENTRIES=${CACHE_ENTRIES:-2000} \
-    "$bin" serve >"$log" 2>&1 &
-pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
-    sleep 0.1
-done
+start_branan BRANAN_CACHE_ENTRIES="${CACHE_ENTRIES:-2000}"
 
 status=0
 python3 scripts/load.py soak --url "http://127.0.0.1:$port" --pid "$pid" \
