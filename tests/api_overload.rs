@@ -13,6 +13,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use branan::api::{Background, ServerConfig};
+use branan::rules::{Position, Variant};
 use serde_json::{Value, json};
 
 /// The held analysis asks this long; everything below happens well within it.
@@ -58,20 +59,29 @@ Content-Length: {}\r\n\r\n{body}",
     s
 }
 
-/// A quick analysis (depth 1) of a position the cache has not seen.
+/// A quick analysis (depth 1) after the `n`-th legal first move of Tawlbwrdd
+/// (136 of them): each `n` is a position of its own, so no answer comes from the
+/// cache, which would need no search thread.
 fn quick(n: usize) -> Value {
-    let moves = [["e1-d1"], ["e1-c1"], ["g1-h1"], ["g1-i1"]];
-    json!({"variant": "tawlbwrdd", "depth": 1, "moves": moves[n % moves.len()]})
+    let start = Position::start(Variant::by_id("tawlbwrdd").expect("tawlbwrdd"));
+    let moves = start.legal_moves();
+    let m = moves[n % moves.len()].to_string();
+    json!({"variant": "tawlbwrdd", "depth": 1, "moves": [m]})
 }
 
 /// Waits until the pool refuses a quick analysis (it is full); returns that answer.
+/// Each try asks for a new position (from index 3 on; 0-2 are kept for later), so
+/// a try answered before the held search took the thread is not cached for the
+/// next one.
 fn wait_until_full(url: &str) -> (u16, Option<String>, String, Value) {
     let started = Instant::now();
+    let mut n = 3;
     loop {
-        let got = post(url, &quick(0));
+        let got = post(url, &quick(n));
         if got.0 == 503 || started.elapsed() > Duration::from_secs(10) {
             return got;
         }
+        n += 1;
         std::thread::sleep(Duration::from_millis(20));
     }
 }
