@@ -69,6 +69,25 @@ fn quick(n: usize) -> Value {
     json!({"variant": "tawlbwrdd", "depth": 1, "moves": [m]})
 }
 
+/// Waits until the held analysis occupies the search thread (`/metrics` shows one
+/// job pending): until then a quick analysis could take the thread first and the
+/// held one be the request refused.
+fn wait_until_held(base: &str) {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(10) {
+        let text = ureq::get(&format!("{base}/metrics"))
+            .call()
+            .ok()
+            .and_then(|r| r.into_string().ok())
+            .unwrap_or_default();
+        if text.lines().any(|l| l == "branan_search_pending 1") {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("the held analysis never reached the search pool");
+}
+
 /// Waits until the pool refuses a quick analysis (it is full); returns that answer.
 /// Each try asks for a new position (from index 3 on; 0-2 are kept for later), so
 /// a try answered before the held search took the thread is not cached for the
@@ -91,6 +110,7 @@ fn full_pool_refuses_with_retry_after_and_cheap_routes_answer() {
     let srv = server();
     let analyze = format!("{}/v1/analyze", srv.url());
     let held = hold_analysis(srv.addr);
+    wait_until_held(&srv.url());
 
     let (status, retry, ct, body) = wait_until_full(&analyze);
     assert_eq!(status, 503, "the pool never filled: {body}");
