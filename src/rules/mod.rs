@@ -19,6 +19,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+mod rays;
 mod square;
 mod variant;
 mod zobrist;
@@ -33,6 +34,8 @@ pub use notation::Setup;
 pub use outcome::{Outcome, Reason};
 pub use perft::{divide, perft};
 pub use position::Position;
+pub(crate) use rays::{Rays, build_rays, first_blocker, rays, slide, slides, steps};
+pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use variant::{
     Escape, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,

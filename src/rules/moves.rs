@@ -15,6 +15,14 @@ pub struct Move {
     pub to: Square,
 }
 
+impl Move {
+    /// A placeholder (`a1-a1`), never a legal move.
+    pub(crate) const NONE: Move = Move {
+        from: Square::new(0, 0),
+        to: Square::new(0, 0),
+    };
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}-{}", self.from, self.to)

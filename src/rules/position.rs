@@ -7,8 +7,9 @@ use super::bitboard::BitBoard;
 use super::error::IllegalMove;
 use super::moves::{Move, MoveList};
 use super::outcome::{Outcome, Reason};
+use super::rays::{rays, slide, steps};
 use super::square::{Piece, Side, Square};
-use super::variant::{KingCapture, NONE, RepetitionOutcome, Variant};
+use super::variant::{KingCapture, RepetitionOutcome, Variant};
 use super::zobrist;
 
 /// A position of one preset. Always valid for its preset: built by
@@ -173,23 +174,46 @@ impl Position {
         list
     }
 
-    /// Appends the moves of the side to move to `list`.
+    /// Appends the moves of the side to move to `list`: piece by piece in square
+    /// order, each north, east, south then west, nearest target first.
     pub fn generate(&self, list: &mut MoveList) {
-        let empty = !self.occupied();
-        let g = &self.variant.geometry;
+        let v = self.variant;
+        let occ = self.occupied().0;
+        let r = rays(v.size());
+        let soldier_stops = !v.restricted.0;
+        let king_stops = if v.throne_reentry {
+            !0
+        } else {
+            !BitBoard::from_square(v.geometry.throne).0
+        };
         for from in self.pieces(self.turn) {
-            let is_king = self.king.contains(from);
+            let stops = if self.king.contains(from) {
+                king_stops
+            } else {
+                soldier_stops
+            };
+            let i = from.index();
             for dir in 0..4 {
-                let mut t = g.neighbour[dir][from.index()];
-                while t != NONE {
-                    let to = Square::from_index(t);
-                    if !empty.contains(to) {
-                        break;
+                let mut targets = slide(r, i, dir, occ) & stops;
+                if dir < 2 {
+                    // North and east: towards higher indices, nearest lowest.
+                    while targets != 0 {
+                        let t = targets.trailing_zeros();
+                        targets &= targets - 1;
+                        list.push(Move {
+                            from,
+                            to: Square::from_index(t as u8),
+                        });
                     }
-                    if self.variant.may_stop(to, is_king) {
-                        list.push(Move { from, to });
+                } else {
+                    while targets != 0 {
+                        let t = 127 - targets.leading_zeros();
+                        targets ^= 1u128 << t;
+                        list.push(Move {
+                            from,
+                            to: Square::from_index(t as u8),
+                        });
                     }
-                    t = g.neighbour[dir][t as usize];
                 }
             }
         }
@@ -328,35 +352,38 @@ impl Position {
     }
 
     /// The enemy pieces that fall when a piece of `mover` has just arrived on `to`.
+    #[inline]
     fn captures_by(&self, to: Square, mover: Side) -> BitBoard {
         let v = self.variant;
-        let g = &v.geometry;
-        let occupied = self.occupied();
+        let st = steps(v.size());
+        let t = to.index();
         let (hammers, prey) = match mover {
-            Side::Attackers => (self.attackers, self.defenders),
-            Side::Defenders => (self.defenders | self.king, self.attackers),
+            Side::Attackers => (self.attackers.0, self.defenders.0),
+            Side::Defenders => (self.defenders.0 | self.king.0, self.attackers.0),
         };
-        let anvils = hammers | (v.hostile & !occupied);
-        let mut captures = BitBoard::EMPTY;
+        let king = match mover {
+            Side::Attackers => self.king.0,
+            Side::Defenders => 0,
+        };
+        if st.around[t] & (prey | king) == 0 {
+            return BitBoard::EMPTY;
+        }
+        let occupied = self.occupied().0;
+        let anvils = hammers | (v.hostile.0 & !occupied);
+        let mut captures = 0;
         for dir in 0..4 {
-            let q = g.neighbour[dir][to.index()];
-            if q == NONE {
-                continue;
-            }
-            let q = Square::from_index(q);
-            if prey.contains(q) {
-                let r = g.neighbour[dir][q.index()];
-                if r != NONE && anvils.contains(Square::from_index(r)) {
-                    captures.insert(q);
+            let q = st.one[dir][t];
+            if q & prey != 0 {
+                if st.two[dir][t] & anvils != 0 {
+                    captures |= q;
                 }
-            } else if mover == Side::Attackers
-                && self.king.contains(q)
-                && self.king_captured(q, dir)
+            } else if q & king != 0
+                && self.king_captured(Square::from_index(q.trailing_zeros() as u8), dir)
             {
-                captures.insert(q);
+                captures |= q;
             }
         }
-        captures
+        BitBoard(captures)
     }
 
     /// Whether the king on `k`, just reached by an attacker moving in direction

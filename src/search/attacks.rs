@@ -5,54 +5,66 @@
 //! Everything here is derived from [`crate::rules`]; unit tests compare it with the
 //! rules engine by brute force.
 
-use crate::rules::{BitBoard, KingCapture, Move, MoveList, Position, Side, Square, Variant};
+use crate::rules::{
+    BitBoard, Escape, KingCapture, Move, MoveList, Position, Side, Square, Variant,
+};
 
-/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the board's edge in
-/// direction `dir` (0 north, 1 east, 2 south, 3 west, as in the rules engine).
-pub(crate) type Rays = [[u128; 128]; 4];
+pub(crate) use crate::rules::{Rays, first_blocker, slide, slides, steps};
 
-const STRIDE: u32 = 11;
+/// The sliding rays of `v`'s board.
+#[inline]
+pub(crate) fn rays(v: &Variant) -> &'static Rays {
+    crate::rules::rays(v.size())
+}
 
-const fn build_rays(size: u8) -> Rays {
+/// The rays that end on a corner (the others empty), for corner presets.
+const fn corner_rays(size: u8) -> Rays {
+    let all = crate::rules::build_rays(size);
+    let last = size as usize - 1;
+    let stride = crate::rules::STRIDE as usize;
+    let corners = (1u128 << 0)
+        | (1u128 << last)
+        | (1u128 << (last * stride))
+        | (1u128 << (last * stride + last));
     let mut r = [[0u128; 128]; 4];
-    let mut rank = 0u8;
-    while rank < size {
-        let mut file = 0u8;
-        while file < size {
-            let i = rank as usize * STRIDE as usize + file as usize;
-            let mut k = rank + 1;
-            while k < size {
-                r[0][i] |= 1u128 << (k as u32 * STRIDE + file as u32);
-                k += 1;
+    let mut dir = 0;
+    while dir < 4 {
+        let mut sq = 0;
+        while sq < 128 {
+            let ray = all[dir][sq];
+            if ray != 0 {
+                let end = if dir < 2 {
+                    127 - ray.leading_zeros()
+                } else {
+                    ray.trailing_zeros()
+                };
+                if corners & (1u128 << end) != 0 {
+                    r[dir][sq] = ray;
+                }
             }
-            let mut f = file + 1;
-            while f < size {
-                r[1][i] |= 1u128 << (rank as u32 * STRIDE + f as u32);
-                f += 1;
-            }
-            let mut k = rank;
-            while k > 0 {
-                k -= 1;
-                r[2][i] |= 1u128 << (k as u32 * STRIDE + file as u32);
-            }
-            let mut f = file;
-            while f > 0 {
-                f -= 1;
-                r[3][i] |= 1u128 << (rank as u32 * STRIDE + f as u32);
-            }
-            file += 1;
+            sq += 1;
         }
-        rank += 1;
+        dir += 1;
     }
     r
 }
 
-/// Rays for the odd board sizes 5, 7, 9 and 11.
-static RAYS: [Rays; 4] = [build_rays(5), build_rays(7), build_rays(9), build_rays(11)];
+static CORNER_RAYS: [Rays; 4] = [
+    corner_rays(5),
+    corner_rays(7),
+    corner_rays(9),
+    corner_rays(11),
+];
 
+/// `escape_rays(v)[dir][sq]`: the ray from `sq` in direction `dir` when it ends on
+/// one of `v`'s escape squares, else empty. In edge presets every ray ends on the
+/// edge.
 #[inline]
-pub(crate) fn rays(v: &Variant) -> &'static Rays {
-    &RAYS[((v.size() - 5) / 2) as usize]
+pub(crate) fn escape_rays(v: &Variant) -> &'static Rays {
+    match v.escape {
+        Escape::Corners => &CORNER_RAYS[((v.size() - 5) / 2) as usize],
+        Escape::Edges => rays(v),
+    }
 }
 
 #[inline]
@@ -65,35 +77,6 @@ pub(crate) const fn bit(sq: usize) -> u128 {
     1u128 << sq
 }
 
-/// The first occupied square from `sq` in direction `dir`, if any.
-#[inline]
-pub(crate) fn first_blocker(r: &Rays, sq: usize, dir: usize, occ: u128) -> Option<usize> {
-    let blk = r[dir][sq] & occ;
-    if blk == 0 {
-        None
-    } else if dir < 2 {
-        Some(blk.trailing_zeros() as usize)
-    } else {
-        Some(127 - blk.leading_zeros() as usize)
-    }
-}
-
-/// The empty squares a piece on `sq` slides over in direction `dir`.
-#[inline]
-pub(crate) fn slide(r: &Rays, sq: usize, dir: usize, occ: u128) -> u128 {
-    let ray = r[dir][sq];
-    match first_blocker(r, sq, dir, occ) {
-        None => ray,
-        Some(b) => ray & !r[dir][b] & !bit(b),
-    }
-}
-
-/// Every empty square a piece on `sq` slides over.
-#[inline]
-pub(crate) fn slides(r: &Rays, sq: usize, occ: u128) -> u128 {
-    slide(r, sq, 0, occ) | slide(r, sq, 1, occ) | slide(r, sq, 2, occ) | slide(r, sq, 3, occ)
-}
-
 /// The king's open lines: rays with nothing on them that end on an escape square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Lines {
@@ -104,21 +87,14 @@ pub(crate) struct Lines {
     pub path: u128,
 }
 
-/// The open lines of a king standing on `k` with the board occupied by `occ`.
+/// The open lines of a king standing on `k` with the board occupied by `occ`;
+/// `esc` is [`escape_rays`] of the preset.
 #[inline]
-pub(crate) fn lines_from(v: &Variant, r: &Rays, k: usize, occ: u128) -> Lines {
+pub(crate) fn lines_from(esc: &Rays, k: usize, occ: u128) -> Lines {
     let mut lines = Lines::default();
-    for (dir, dir_rays) in r.iter().enumerate() {
+    for dir_rays in esc {
         let ray = dir_rays[k];
-        if ray == 0 || ray & occ != 0 {
-            continue;
-        }
-        let end = if dir < 2 {
-            127 - ray.leading_zeros() as usize
-        } else {
-            ray.trailing_zeros() as usize
-        };
-        if v.escape_squares.0 & bit(end) != 0 {
+        if ray != 0 && ray & occ == 0 {
             lines.count += 1;
             lines.path |= ray;
         }
@@ -130,51 +106,8 @@ pub(crate) fn lines_from(v: &Variant, r: &Rays, k: usize, occ: u128) -> Lines {
 #[inline]
 pub(crate) fn king_lines(pos: &Position) -> Lines {
     match pos.king() {
-        Some(k) => {
-            let v = pos.variant();
-            lines_from(v, rays(v), k.index(), pos.occupied().0)
-        }
+        Some(k) => lines_from(escape_rays(pos.variant()), k.index(), pos.occupied().0),
         None => Lines::default(),
-    }
-}
-
-/// Whether an attacker arriving on the empty square `n` next to the king on `k`
-/// (coming from direction `dir_to_king`'s opposite, i.e. `k` is `n` stepped in
-/// `dir_to_king`) captures him, by the preset's rule.
-#[inline]
-fn captures_king(pos: &Position, k: Square, n: Square, dir_to_king: usize) -> bool {
-    let v = pos.variant();
-    let g = &v.geometry;
-    let att = pos.attackers();
-    let occ = pos.occupied();
-    let opposite_side = || match g.step(k, dir_to_king) {
-        Some(o) => att.contains(o) || (v.king_hostile.contains(o) && !occ.contains(o)),
-        None => false,
-    };
-    let surrounded = |skip: Option<Square>| {
-        (0..4).all(|d| match g.step(k, d) {
-            Some(s) => s == n || Some(s) == skip || att.contains(s),
-            None => false,
-        })
-    };
-    match v.king_capture {
-        KingCapture::Weak => opposite_side(),
-        KingCapture::ThroneFour => {
-            if k == g.throne {
-                surrounded(None)
-            } else {
-                opposite_side()
-            }
-        }
-        KingCapture::ThroneFourBesideThree => {
-            if k == g.throne {
-                surrounded(None)
-            } else if g.beside_throne.contains(k) {
-                surrounded(Some(g.throne))
-            } else {
-                opposite_side()
-            }
-        }
     }
 }
 
@@ -184,24 +117,67 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
     let k = pos.king()?;
     let v = pos.variant();
     let g = &v.geometry;
-    let r = rays(v);
+    let st = steps(v.size());
+    let kk = k.index();
     let occ = pos.occupied().0;
+    // Where an attacker may arrive next to the king.
+    let free = st.around[kk] & !occ & !v.restricted.0;
+    if free == 0 {
+        return None;
+    }
     let att = pos.attackers().0;
+    // The one free side of a king whose other sides are attackers (or `skip`).
+    let enclosed = |skip: u128| -> u128 {
+        let mut open = 0;
+        let mut missing = 0;
+        for d in 0..4 {
+            let s = st.one[d][kk];
+            if s & (att | skip) == 0 {
+                missing += 1;
+                open = s;
+            }
+        }
+        if missing == 1 { open & free } else { 0 }
+    };
+    let custodial = || {
+        let anvils = att | (v.king_hostile.0 & !occ);
+        let mut c = 0;
+        for d in 0..4 {
+            let n = st.one[d][kk] & free;
+            if n != 0 && st.one[opposite(d)][kk] & anvils != 0 {
+                c |= n;
+            }
+        }
+        c
+    };
+    let on_throne = k == g.throne;
+    let targets = match v.king_capture {
+        KingCapture::Weak => custodial(),
+        KingCapture::ThroneFour if on_throne => enclosed(0),
+        KingCapture::ThroneFour => custodial(),
+        KingCapture::ThroneFourBesideThree if on_throne => enclosed(0),
+        KingCapture::ThroneFourBesideThree if g.beside_throne.contains(k) => {
+            enclosed(bit(g.throne.index()))
+        }
+        KingCapture::ThroneFourBesideThree => custodial(),
+    };
+    if targets == 0 {
+        return None;
+    }
+    let r = rays(v);
     for d in 0..4 {
-        let Some(n) = g.step(k, d) else { continue };
-        if occ & bit(n.index()) != 0 || !v.may_stop(n, false) {
+        let n = st.one[d][kk] & targets;
+        if n == 0 {
             continue;
         }
-        if !captures_king(pos, k, n, opposite(d)) {
-            continue;
-        }
+        let n = n.trailing_zeros() as usize;
         for d2 in 0..4 {
-            if let Some(b) = first_blocker(r, n.index(), d2, occ)
+            if let Some(b) = first_blocker(r, n, d2, occ)
                 && att & bit(b) != 0
             {
                 return Some(Move {
                     from: Square::from_index(b as u8),
-                    to: n,
+                    to: Square::from_index(n as u8),
                 });
             }
         }
@@ -234,6 +210,20 @@ pub(crate) fn capture_squares(pos: &Position, side: Side) -> u128 {
         }
     }
     squares
+}
+
+/// Whether `m` is a move of the side to move (for a move read from the
+/// transposition table, which another position may have stored).
+#[inline]
+pub(crate) fn is_move(pos: &Position, m: Move) -> bool {
+    let v = pos.variant();
+    let from = m.from.index();
+    if pos.pieces(pos.side_to_move()).0 & bit(from) == 0 {
+        return false;
+    }
+    let to = m.to.index();
+    slides(rays(v), from, pos.occupied().0) & bit(to) != 0
+        && v.may_stop(m.to, pos.king() == Some(m.from))
 }
 
 /// Appends the moves of the side to move that land on one of `targets` (empty

@@ -5,7 +5,7 @@
 
 use crate::rules::{Escape, Position, Side, Variant};
 
-use super::attacks::{bit, king_capture, lines_from, rays, slides};
+use super::attacks::{bit, escape_rays, king_capture, lines_from, rays, slide, slides};
 use super::params::{CORNER, EDGE, MATE_BOUND, Weights};
 
 /// The weights for `v`'s family.
@@ -52,6 +52,9 @@ pub(crate) struct Evaluator {
     near: [u128; 128],
     /// The orthogonal neighbours of each square.
     adjacent: [u128; 128],
+    /// Corner presets: each corner with the two directions along the edges away
+    /// from it. A square sees a corner exactly when it lies on one of these slides.
+    corner_slides: [(usize, usize); 8],
 }
 
 impl Evaluator {
@@ -81,7 +84,19 @@ impl Evaluator {
                 }
             }
         }
+        let g = &v.geometry;
+        let mut corner_slides = [(0, 0); 8];
+        for (i, c) in g.corners.enumerate() {
+            let mut n = 0;
+            for dir in 0..4 {
+                if g.step(c, dir).is_some() {
+                    corner_slides[2 * i + n] = (c.index(), dir);
+                    n += 1;
+                }
+            }
+        }
         Evaluator {
+            corner_slides,
             w: weights(v),
             guards: guard_squares(v),
             distance,
@@ -108,20 +123,32 @@ impl Evaluator {
         if let Some(k) = pos.king() {
             let k = k.index();
             let r = rays(v);
+            let esc = escape_rays(v);
             let occ = pos.occupied().0;
             let moves = slides(r, k, occ);
             s += w.king_mobility * moves.count_ones() as i32;
             let without_king = occ & !bit(k);
             let mut routes = 0;
-            let mut m = moves;
-            while m != 0 {
-                let t = m.trailing_zeros() as usize;
-                m &= m - 1;
-                routes += lines_from(v, r, t, without_king).count;
+            match v.escape {
+                Escape::Corners => {
+                    // Each (square, open line) pair is one square of one slide
+                    // from a corner.
+                    for &(c, dir) in &self.corner_slides {
+                        routes += (moves & slide(r, c, dir, without_king)).count_ones();
+                    }
+                }
+                Escape::Edges => {
+                    let mut m = moves;
+                    while m != 0 {
+                        let t = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        routes += lines_from(esc, t, without_king).count;
+                    }
+                }
             }
             s += w.king_route * routes as i32;
             if pos.side_to_move() == Side::Attackers {
-                s += w.king_open_line * lines_from(v, r, k, occ).count as i32;
+                s += w.king_open_line * lines_from(esc, k, occ).count as i32;
             } else if danger {
                 s -= w.king_in_danger;
             }

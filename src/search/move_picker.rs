@@ -1,9 +1,20 @@
-//! Move ordering: the table's move, captures, moves that open a line for the king
-//! or block one, killers, then the history of quiet moves that cut off.
+//! Move ordering, in stages so that a node that cuts off early never generates or
+//! sorts its quiet moves: the table's move; then the "good" moves (captures, moves
+//! that open a line for the king or block one or close on him, the killers) best
+//! first; then the quiet moves, sorted by the history of quiet moves that cut off.
+//!
+//! The order is that of one sort of every move by (score, generation order): every
+//! good move scores above every quiet one, and ties break in
+//! [`Position::generate`]'s order. Only the first `SORTED_QUIETS` quiet moves are
+//! sorted; the later ones, all reduced alike, come in no particular (but fixed)
+//! order, which saves a full sort at every node that reaches them.
 
-use crate::rules::{Move, MoveList, Position, Side, Square};
+use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
 
-use super::attacks::{Lines, bit, capture_squares, lines_from, rays};
+use super::attacks::{
+    Lines, bit, capture_squares, escape_rays, first_blocker, is_move, lines_from, opposite, rays,
+    slide, steps,
+};
 use super::params::MAX_PLY;
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
@@ -64,111 +75,450 @@ impl Heuristics {
     }
 }
 
-/// Scores every move of `list` for ordering (higher first).
-pub(crate) fn score_moves(
+/// A move with its ordering score, packed so that sorting the numbers in
+/// descending order sorts by score, then by generation order: the score in the high
+/// 32 bits, then `0xFFFF - index`, then the move (`from | to << 7`).
+pub(crate) type Scored = i64;
+
+#[inline]
+fn pack(score: i32, index: usize, code: usize) -> Scored {
+    ((score as i64) << 32) | ((0xFFFF - index as i64) << 14) | code as i64
+}
+
+/// The move of a packed entry.
+#[inline]
+pub(crate) fn move_of(key: Scored) -> Move {
+    Move {
+        from: Square::from_index((key & 127) as u8),
+        to: Square::from_index(((key >> 7) & 127) as u8),
+    }
+}
+
+/// The ordering score of a packed entry.
+#[inline]
+pub(crate) fn score_of(key: Scored) -> i32 {
+    (key >> 32) as i32
+}
+
+/// A move as 14 bits: `from | to << 7`, as in [`Scored`].
+#[inline]
+fn code(m: Move) -> usize {
+    m.from.index() | (m.to.index() << 7)
+}
+
+/// No move's code.
+const NO_CODE: usize = usize::MAX;
+
+/// What the stages need to know of a node, computed once when the first stage
+/// after the table's move begins.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// Squares where a move of the side to move captures.
+    captures: u128,
+    /// Attackers: the king's open lines and the squares next to him.
+    pressure: u128,
+    /// The king's open lines (attackers to move).
+    threat_path: u128,
+    /// Defenders: the king's targets from which a line to an escape square opens.
+    king_tactical: u128,
+    tt: usize,
+    killers: [usize; 2],
+}
+
+impl Plan {
+    fn new(pos: &Position, tt: Option<Move>, heur: &Heuristics, ply: usize, threat: Lines) -> Plan {
+        let side = pos.side_to_move();
+        let v = pos.variant();
+        let king = pos.king();
+        let (pressure, king_tactical) = match (side, king) {
+            (Side::Attackers, Some(k)) => (threat.path | steps(v.size()).around[k.index()], 0),
+            (Side::Defenders, Some(k)) => {
+                let occ = pos.occupied().0;
+                let esc = escape_rays(v);
+                let without_king = occ & !bit(k.index());
+                let mut targets = slide_all(rays(v), k.index(), occ);
+                let mut tactical = 0;
+                while targets != 0 {
+                    let t = targets.trailing_zeros() as usize;
+                    targets &= targets - 1;
+                    if lines_from(esc, t, without_king).count > 0 {
+                        tactical |= bit(t);
+                    }
+                }
+                (0, tactical)
+            }
+            _ => (0, 0),
+        };
+        let killers = heur.killers[ply.min(MAX_PLY - 1)];
+        Plan {
+            captures: capture_squares(pos, side),
+            pressure,
+            threat_path: threat.path,
+            king_tactical,
+            tt: tt.map_or(NO_CODE, code),
+            killers: [
+                killers[0].map_or(NO_CODE, code),
+                killers[1].map_or(NO_CODE, code),
+            ],
+        }
+    }
+
+    /// The good targets of a piece (the king's when `is_king`).
+    #[inline]
+    fn good(&self, is_king: bool) -> u128 {
+        if is_king {
+            self.captures | self.king_tactical
+        } else {
+            self.captures | self.pressure
+        }
+    }
+
+    /// The score of a good move of a piece to `t`.
+    #[inline]
+    fn good_score(&self, t: usize) -> i32 {
+        if self.captures & bit(t) != 0 {
+            CAPTURE
+        } else if self.pressure & bit(t) != 0 {
+            TACTICAL + i32::from(self.threat_path & bit(t) != 0)
+        } else {
+            // The king's move that opens a line.
+            TACTICAL
+        }
+    }
+}
+
+/// Every empty square a piece on `sq` slides over.
+#[inline]
+fn slide_all(r: &crate::rules::Rays, sq: usize, occ: u128) -> u128 {
+    slide(r, sq, 0, occ) | slide(r, sq, 1, occ) | slide(r, sq, 2, occ) | slide(r, sq, 3, occ)
+}
+
+/// Calls `f(from, to, is_king)` for the moves of the side to move, in
+/// [`Position::generate`]'s order, whose target is in `filter(is_king)`.
+#[inline]
+fn for_each_move(
     pos: &Position,
-    list: &MoveList,
-    scores: &mut [i32],
-    tt_move: Option<Move>,
-    heur: &Heuristics,
-    ply: usize,
-    threat: Lines,
+    filter: impl Fn(bool) -> u128,
+    mut f: impl FnMut(usize, usize, bool),
 ) {
-    let side = pos.side_to_move();
     let v = pos.variant();
     let r = rays(v);
-    let captures = capture_squares(pos, side);
-    let king = pos.king();
     let occ = pos.occupied().0;
-    // Squares where an attacker blocks a line or closes on the king.
-    let pressure = match (side, king) {
-        (Side::Attackers, Some(k)) => threat.path | v.geometry_adjacent(k),
-        _ => 0,
+    let king = pos.king().map_or(usize::MAX, |k| k.index());
+    let soldier_stops = !v.restricted.0;
+    let king_stops = if v.throne_reentry {
+        !0
+    } else {
+        !bit(v.geometry.throne.index())
     };
-    let killers = heur.killers[ply.min(MAX_PLY - 1)];
-    for (i, &m) in list.iter().enumerate() {
-        let to = bit(m.to.index());
-        scores[i] = if Some(m) == tt_move {
-            TT_MOVE
-        } else if captures & to != 0 {
-            CAPTURE
-        } else if side == Side::Defenders
-            && king == Some(m.from)
-            && lines_from(v, r, m.to.index(), occ & !bit(m.from.index())).count > 0
-        {
-            TACTICAL
-        } else if pressure & to != 0 {
-            TACTICAL + i32::from(threat.path & to != 0)
-        } else if killers[0] == Some(m) {
-            KILLER + 1
-        } else if killers[1] == Some(m) {
-            KILLER
-        } else {
-            heur.history[history_index(side, m)]
-        };
-    }
-}
-
-/// Helpers on the variant that the ordering needs.
-trait GeometryExt {
-    fn geometry_adjacent(&self, sq: crate::rules::Square) -> u128;
-}
-
-impl GeometryExt for crate::rules::Variant {
-    #[inline]
-    fn geometry_adjacent(&self, sq: crate::rules::Square) -> u128 {
-        let mut b = 0;
-        for d in 0..4 {
-            if let Some(n) = self.geometry.step(sq, d) {
-                b |= bit(n.index());
+    let soldier_filter = soldier_stops & filter(false);
+    let king_filter = king_stops & filter(true);
+    let mut pieces = pos.pieces(pos.side_to_move()).0;
+    while pieces != 0 {
+        let from = pieces.trailing_zeros() as usize;
+        pieces &= pieces - 1;
+        let is_king = from == king;
+        let keep = if is_king { king_filter } else { soldier_filter };
+        for dir in 0..4 {
+            let mut targets = slide(r, from, dir, occ) & keep;
+            if dir < 2 {
+                while targets != 0 {
+                    let t = targets.trailing_zeros() as usize;
+                    targets &= targets - 1;
+                    f(from, t, is_king);
+                }
+            } else {
+                while targets != 0 {
+                    let t = 127 - targets.leading_zeros() as usize;
+                    targets ^= bit(t);
+                    f(from, t, is_king);
+                }
             }
         }
-        b
     }
 }
 
-/// After this many picks, the rest of the list is sorted at once.
-const PICKS_BEFORE_SORT: usize = 3;
-
-/// Moves the best-scored remaining move to index `i`: selection for the first few
-/// (a cut-off usually comes early), then one sort of the rest.
-#[inline]
-pub(crate) fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) {
-    if i == PICKS_BEFORE_SORT && list.len() > i + 1 {
-        sort_rest(list, scores, i);
-        return;
-    }
-    if i > PICKS_BEFORE_SORT {
-        return;
-    }
-    let mut best = i;
-    for j in i + 1..list.len() {
-        if scores[j] > scores[best] {
-            best = j;
+/// The good moves (not the table's) into `scored`, then the legal killers that are
+/// not good; returns how many. Good moves are found from their targets, which are
+/// few; each is keyed by its place in generation order (piece, direction,
+/// distance) to break ties as [`Position::generate`] would.
+#[inline(never)]
+fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
+    let v = pos.variant();
+    let r = rays(v);
+    let occ = pos.occupied().0;
+    let own = pos.pieces(pos.side_to_move()).0;
+    let king = pos.king().map_or(usize::MAX, |k| k.index());
+    let soldier_good = plan.good(false) & !v.restricted.0;
+    let king_good = plan.good(true)
+        & if v.throne_reentry {
+            !0
+        } else {
+            !bit(v.geometry.throne.index())
+        };
+    let mut targets = (soldier_good | king_good) & !occ;
+    let mut n = 0;
+    while targets != 0 {
+        let t = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        for dir in 0..4 {
+            let Some(from) = first_blocker(r, t, dir, occ) else {
+                continue;
+            };
+            if own & bit(from) == 0 {
+                continue;
+            }
+            let good = if from == king {
+                king_good
+            } else {
+                soldier_good
+            };
+            let c = from | (t << 7);
+            if good & bit(t) == 0 || c == plan.tt {
+                continue;
+            }
+            // The piece moves the opposite way; N and S steps are 11 squares.
+            let distance = if dir % 2 == 0 {
+                from.abs_diff(t) / crate::rules::STRIDE as usize
+            } else {
+                from.abs_diff(t)
+            };
+            let order = (from << 9) | (opposite(dir) << 7) | distance;
+            scored[n] = pack(plan.good_score(t), order, c);
+            n += 1;
         }
     }
-    if best != i {
-        list.swap(i, best);
-        scores.swap(i, best);
+    for (i, &k) in plan.killers.iter().enumerate() {
+        if k == NO_CODE || k == plan.tt {
+            continue;
+        }
+        let m = move_of(k as Scored);
+        let is_king = pos.king() == Some(m.from);
+        if is_move(pos, m) && plan.good(is_king) & bit(m.to.index()) == 0 {
+            scored[n] = pack(KILLER + i32::from(i == 0), n, k);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The quiet moves (neither good, nor the table's, nor a killer) into `scored`,
+/// scored by their history; returns how many.
+#[inline(never)]
+fn generate_quiet(pos: &Position, plan: &Plan, heur: &Heuristics, scored: &mut [Scored]) -> usize {
+    let history = &heur.history[history_index(pos.side_to_move(), Move::NONE)..][..1 << 14];
+    let mut n = 0;
+    for_each_move(
+        pos,
+        |is_king| !plan.good(is_king),
+        |from, t, _| {
+            let c = from | (t << 7);
+            if c != plan.tt && c != plan.killers[0] && c != plan.killers[1] {
+                scored[n] = pack(history[(from << 7) | t], n, c);
+                n += 1;
+            }
+        },
+    );
+    n
+}
+
+/// How many of the best quiet moves are put in order (see the module's notes).
+const SORTED_QUIETS: usize = 12;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Tt,
+    GenerateGood,
+    Good,
+    GenerateQuiet,
+    Quiet,
+}
+
+/// Hands out the moves of one node in order, generating each stage when reached.
+/// The entries live in the caller's `scored` buffer (one per ply).
+pub(crate) struct MovePicker {
+    stage: Stage,
+    tt: Option<Move>,
+    ply: usize,
+    threat: Lines,
+    plan: Option<Plan>,
+    next: usize,
+    end: usize,
+}
+
+impl MovePicker {
+    /// `tt` must be a move of `pos` (see [`is_move`]); `threat` is the king's open
+    /// lines (read with the attackers to move).
+    pub(crate) fn new(tt: Option<Move>, ply: usize, threat: Lines) -> MovePicker {
+        MovePicker {
+            stage: Stage::Tt,
+            tt,
+            ply,
+            threat,
+            plan: None,
+            next: 0,
+            end: 0,
+        }
+    }
+
+    /// The next move and its ordering score, or `None` when every move was handed out.
+    #[inline]
+    pub(crate) fn next(
+        &mut self,
+        pos: &Position,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::Tt => {
+                    self.stage = Stage::GenerateGood;
+                    if let Some(m) = self.tt {
+                        return Some((m, TT_MOVE));
+                    }
+                }
+                Stage::GenerateGood => {
+                    let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
+                    self.end = generate_good(pos, &plan, scored);
+                    self.plan = Some(plan);
+                    self.next = 0;
+                    self.stage = Stage::Good;
+                }
+                Stage::Good => {
+                    if self.next < self.end {
+                        let i = self.next;
+                        let mut best = i;
+                        for j in i + 1..self.end {
+                            if scored[j] > scored[best] {
+                                best = j;
+                            }
+                        }
+                        scored.swap(i, best);
+                        self.next += 1;
+                        return Some((move_of(scored[i]), score_of(scored[i])));
+                    }
+                    self.stage = Stage::GenerateQuiet;
+                }
+                Stage::GenerateQuiet => {
+                    let plan = self.plan?;
+                    let n = generate_quiet(pos, &plan, heur, &mut scored[self.end..]);
+                    let quiet = &mut scored[self.end..self.end + n];
+                    if n > SORTED_QUIETS {
+                        quiet.select_nth_unstable_by(SORTED_QUIETS, |a, b| b.cmp(a));
+                        quiet[..SORTED_QUIETS].sort_unstable_by(|a, b| b.cmp(a));
+                    } else {
+                        quiet.sort_unstable_by(|a, b| b.cmp(a));
+                    }
+                    self.next = self.end;
+                    self.end += n;
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if self.next < self.end {
+                        let e = scored[self.next];
+                        self.next += 1;
+                        return Some((move_of(e), score_of(e)));
+                    }
+                    return None;
+                }
+            }
+        }
     }
 }
 
-/// Sorts `list[from..]` by descending score (ties keep generation order).
-fn sort_rest(list: &mut MoveList, scores: &mut [i32], from: usize) {
-    let n = list.len();
-    let mut keys = [0i64; crate::rules::MAX_MOVES];
-    for j in from..n {
-        // The score, then the index (ascending, for a stable order), then the move.
-        let m = list[j];
-        let packed = (m.from.index() as i64) | ((m.to.index() as i64) << 7);
-        keys[j] = ((scores[j] as i64) << 32) | ((0xFFFF - j as i64) << 14) | packed;
+/// Every move of `pos`, best first (for the root, which searches them all).
+pub(crate) fn ordered_moves(
+    pos: &Position,
+    tt: Option<Move>,
+    heur: &Heuristics,
+    threat: Lines,
+) -> Vec<Move> {
+    let mut scored = [0; MAX_MOVES];
+    let mut picker = MovePicker::new(tt.filter(|&m| is_move(pos, m)), 0, threat);
+    let mut moves = Vec::new();
+    while let Some((m, _)) = picker.next(pos, &mut scored, heur) {
+        moves.push(m);
     }
-    keys[from..n].sort_unstable_by(|a, b| b.cmp(a));
-    for (j, &key) in keys.iter().enumerate().take(n).skip(from) {
-        list[j] = Move {
-            from: Square::from_index((key & 127) as u8),
-            to: Square::from_index(((key >> 7) & 127) as u8),
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, Variant};
+
+    /// The staged order is that of one sort of every legal move by (score,
+    /// generation order), with the scores of the ordering rules written out
+    /// plainly, up to the quiet moves past the first `SORTED_QUIETS`.
+    #[test]
+    fn stages_hand_out_every_move_in_sorted_order() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
         };
-        scores[j] = (key >> 32) as i32;
+        for v in Variant::all() {
+            for _ in 0..20 {
+                let mut game = Game::new(Position::start(v));
+                let mut heur = Heuristics::new();
+                for ply in 0..120 {
+                    let pos = *game.position();
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Some history and killers, some of them illegal here.
+                    for _ in 0..8 {
+                        let m = moves[(rand() % moves.len() as u64) as usize];
+                        heur.reward(pos.side_to_move(), m, 3, (rand() % 5) as i32);
+                    }
+                    let tt =
+                        (rand() % 3 == 0).then(|| moves[(rand() % moves.len() as u64) as usize]);
+                    let threat = crate::search::attacks::king_lines(&pos);
+                    let got = ordered_moves(&pos, tt, &heur, threat);
+
+                    let plan = Plan::new(&pos, tt, &heur, 0, threat);
+                    let king = pos.king();
+                    let mut want: Vec<(i32, usize, Move)> = moves
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &m)| {
+                            let t = m.to.index();
+                            let is_king = king == Some(m.from);
+                            let score = if Some(m) == tt {
+                                TT_MOVE
+                            } else if plan.good(is_king) & bit(t) != 0 {
+                                plan.good_score(t)
+                            } else if code(m) == plan.killers[0] {
+                                KILLER + 1
+                            } else if code(m) == plan.killers[1] {
+                                KILLER
+                            } else {
+                                heur.history[history_index(pos.side_to_move(), m)]
+                            };
+                            (score, i, m)
+                        })
+                        .collect();
+                    want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                    // Every move once; the good ones and the first quiet ones in
+                    // order, the other quiet ones in any order.
+                    let good = want.iter().filter(|w| w.0 >= KILLER).count();
+                    let sorted = good + (want.len() - good).min(SORTED_QUIETS);
+                    let want: Vec<Move> = want.into_iter().map(|w| w.2).collect();
+                    assert_eq!(got[..sorted], want[..sorted], "{pos:?} ply {ply}");
+                    let mut rest = got[sorted..].to_vec();
+                    let mut want_rest = want[sorted..].to_vec();
+                    rest.sort_by_key(|m| code(*m));
+                    want_rest.sort_by_key(|m| code(*m));
+                    assert_eq!(rest, want_rest, "{pos:?} ply {ply}");
+                    let m = moves[(rand() % moves.len() as u64) as usize];
+                    if game.play(m).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
     }
 }

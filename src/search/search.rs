@@ -13,11 +13,12 @@ use crate::rules::{
 };
 
 use super::attacks::{
-    Lines, bit, capture_squares, king_capture, king_lines, lines_from, moves_to, rays, slides,
+    Lines, bit, capture_squares, escape_rays, is_move, king_capture, king_lines, lines_from,
+    moves_to, rays, slides,
 };
 use super::clock::Clock;
 use super::eval::Evaluator;
-use super::move_picker::{CAPTURE, Heuristics, KILLER, pick, score_moves};
+use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
 use super::params::{
     CHECK_EVERY_NODES, DRAW, LMR_LATE_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MATE_BOUND,
     MAX_PLY, NULL_MOVE_BASE, NULL_MOVE_DIVISOR, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
@@ -47,6 +48,14 @@ pub(crate) struct Search<'a> {
     pub stopped: bool,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// The move lists of each ply, kept between nodes so that no node clears one.
+    frames: Vec<Frame>,
+}
+
+/// The moves of one ply: as generated, then packed with their ordering scores.
+struct Frame {
+    list: MoveList,
+    scored: [Scored; crate::rules::MAX_MOVES],
 }
 
 impl<'a> Search<'a> {
@@ -71,6 +80,12 @@ impl<'a> Search<'a> {
             stopped: false,
             pv: vec![[none; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
+            frames: (0..MAX_PLY)
+                .map(|_| Frame {
+                    list: MoveList::new(),
+                    scored: [0; crate::rules::MAX_MOVES],
+                })
+                .collect(),
         }
     }
 
@@ -151,23 +166,18 @@ impl<'a> Search<'a> {
         excluded: &[Move],
         prev_best: Option<Move>,
     ) -> Option<RootResult> {
-        let mut list = MoveList::new();
-        pos.generate(&mut list);
-        let mut scores = [0i32; crate::rules::MAX_MOVES];
         let threat = if pos.side_to_move() == Side::Attackers {
             king_lines(pos)
         } else {
             Lines::default()
         };
-        score_moves(pos, &list, &mut scores, prev_best, self.heur, 0, threat);
+        let moves = ordered_moves(pos, prev_best, self.heur, threat);
         let mut alpha = -INF;
         let beta = INF;
         let mut best: Option<RootResult> = None;
         self.pv_len[0] = 0;
         let mut searched = 0;
-        for i in 0..list.len() {
-            pick(&mut list, &mut scores, i);
-            let m = list[i];
+        for &m in &moves {
             if excluded.contains(&m) {
                 continue;
             }
@@ -258,7 +268,7 @@ impl<'a> Search<'a> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.quiesce(pos, alpha, beta, ply, 0, lines, capture.is_some());
         }
 
         let pv_node = beta - alpha > 1;
@@ -300,23 +310,18 @@ impl<'a> Search<'a> {
             }
         }
 
-        let mut list = MoveList::new();
-        pos.generate(&mut list);
-        if list.is_empty() {
-            return no_moves_score(pos, ply);
-        }
-        let mut scores = [0i32; crate::rules::MAX_MOVES];
-        score_moves(pos, &list, &mut scores, tt_move, self.heur, ply, lines);
+        // The table's move is tried before any move is generated: when it cuts off,
+        // the node costs no generation and no ordering.
+        let tt_move = tt_move.filter(|&m| is_move(pos, m));
+        let mut picker = MovePicker::new(tt_move, ply, lines);
 
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 32] = [None; 32];
         let mut n_quiets = 0;
-        for i in 0..list.len() {
-            pick(&mut list, &mut scores, i);
-            let m = list[i];
-            let ordered = scores[i];
+        let mut i = 0;
+        while let Some((m, ordered)) = picker.next(pos, &mut self.frames[ply].scored, self.heur) {
             let mut child = *pos;
             let caps = child.play_unchecked(m);
             let quiet = caps.is_empty() && ordered < CAPTURE && ordered != KILLER + 1;
@@ -372,6 +377,11 @@ impl<'a> Search<'a> {
                 quiets_tried[n_quiets] = Some(m);
                 n_quiets += 1;
             }
+            i += 1;
+        }
+        if best_move.is_none() {
+            // The side to move had no move at all.
+            return no_moves_score(pos, ply);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -387,7 +397,7 @@ impl<'a> Search<'a> {
     /// The quiescence search: captures, the king's moves that open a line to an
     /// escape (for a few plies), the attackers' blocks of an open line, and every
     /// answer to a threat on the king (for a few plies).
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         if let Some(s) = self.terminal(pos, ply) {
             self.nodes += 1;
             return s;
@@ -395,36 +405,52 @@ impl<'a> Search<'a> {
         if self.tick() {
             return 0;
         }
+        let win_next = MATE - ply as i32 - 1;
+        let lines = king_lines(pos);
+        let capture = king_capture(pos).is_some();
+        match pos.side_to_move() {
+            Side::Defenders if lines.count > 0 => win_next,
+            Side::Attackers if capture => win_next,
+            _ => self.quiesce(pos, alpha, beta, ply, qply, lines, capture),
+        }
+    }
+
+    /// The quiescence search of a node already counted, that neither side wins at
+    /// once: `lines` are the king's open lines, `capture` whether the attackers
+    /// could capture him.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        lines: Lines,
+        capture: bool,
+    ) -> i32 {
         if !pos.has_moves() {
             return no_moves_score(pos, ply);
         }
         let side = pos.side_to_move();
-        let win_next = MATE - ply as i32 - 1;
-        let lines = king_lines(pos);
-        let mut list = MoveList::new();
+        let list = &mut self.frames[ply].list;
+        list.clear();
         let mut stand_pat = true;
-        let capture = king_capture(pos).is_some();
         match side {
             Side::Defenders => {
-                if lines.count > 0 {
-                    return win_next;
-                }
                 if capture && qply < QS_EVASION_PLIES {
                     stand_pat = false;
-                    pos.generate(&mut list);
+                    pos.generate(list);
                 }
             }
             Side::Attackers => {
-                if capture {
-                    return win_next;
-                }
                 if lines.count >= 2 {
                     // One move blocks one line at most: the king escapes next.
                     return -(MATE - ply as i32 - 2);
                 }
                 if lines.count == 1 {
                     stand_pat = false;
-                    moves_to(pos, lines.path, &mut list);
+                    moves_to(pos, lines.path, list);
                     if list.is_empty() {
                         return -(MATE - ply as i32 - 2);
                     }
@@ -442,12 +468,14 @@ impl<'a> Search<'a> {
             }
             best = e;
             alpha = alpha.max(e);
-            moves_to(pos, capture_squares(pos, side), &mut list);
+            moves_to(pos, capture_squares(pos, side), list);
             if side == Side::Defenders && qply < QS_KING_THREAT_PLIES {
-                self.king_threats(pos, &mut list);
+                king_threats(pos, list);
             }
         }
-        for &m in list.iter() {
+        let n = list.len();
+        for i in 0..n {
+            let m = self.frames[ply].list[i];
             let mut child = *pos;
             child.play_unchecked(m);
             self.keys.push(child.key());
@@ -468,29 +496,30 @@ impl<'a> Search<'a> {
         }
         best
     }
+}
 
-    /// Appends the king's moves (not captures, which are already listed) to a square
-    /// from which a line to an escape square is open.
-    fn king_threats(&self, pos: &Position, list: &mut MoveList) {
-        let Some(k) = pos.king() else { return };
-        let v = pos.variant();
-        let r = rays(v);
-        let occ = pos.occupied().0;
-        let without_king = occ & !bit(k.index());
-        let captures = capture_squares(pos, Side::Defenders);
-        let mut targets = slides(r, k.index(), occ) & !captures;
-        if v.escape == Escape::Corners {
-            targets &= !v.restricted.0;
-        }
-        while targets != 0 {
-            let t = targets.trailing_zeros() as usize;
-            targets &= targets - 1;
-            if lines_from(v, r, t, without_king).count > 0 {
-                list.push(Move {
-                    from: k,
-                    to: crate::rules::Square::from_index(t as u8),
-                });
-            }
+/// Appends the king's moves (not captures, which are already listed) to a square
+/// from which a line to an escape square is open.
+fn king_threats(pos: &Position, list: &mut MoveList) {
+    let Some(k) = pos.king() else { return };
+    let v = pos.variant();
+    let r = rays(v);
+    let esc = escape_rays(v);
+    let occ = pos.occupied().0;
+    let without_king = occ & !bit(k.index());
+    let captures = capture_squares(pos, Side::Defenders);
+    let mut targets = slides(r, k.index(), occ) & !captures;
+    if v.escape == Escape::Corners {
+        targets &= !v.restricted.0;
+    }
+    while targets != 0 {
+        let t = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        if lines_from(esc, t, without_king).count > 0 {
+            list.push(Move {
+                from: k,
+                to: crate::rules::Square::from_index(t as u8),
+            });
         }
     }
 }

@@ -1,0 +1,201 @@
+//! Sliding rays: for every square, the squares from it to the board's edge in each
+//! direction, so that a slide is a mask and one bit scan instead of a walk.
+
+use super::square::STRIDE;
+
+/// `Rays[dir][sq]`: the squares from `sq` (exclusive) to the board's edge in
+/// direction `dir` (0 north, 1 east, 2 south, 3 west). North and east rays run
+/// towards higher square indices, south and west towards lower ones.
+pub(crate) type Rays = [[u128; 128]; 4];
+
+pub(crate) const fn build_rays(size: u8) -> Rays {
+    let stride = STRIDE as u32;
+    let mut r = [[0u128; 128]; 4];
+    let mut rank = 0u8;
+    while rank < size {
+        let mut file = 0u8;
+        while file < size {
+            let i = rank as usize * STRIDE as usize + file as usize;
+            let mut k = rank + 1;
+            while k < size {
+                r[0][i] |= 1u128 << (k as u32 * stride + file as u32);
+                k += 1;
+            }
+            let mut f = file + 1;
+            while f < size {
+                r[1][i] |= 1u128 << (rank as u32 * stride + f as u32);
+                f += 1;
+            }
+            let mut k = rank;
+            while k > 0 {
+                k -= 1;
+                r[2][i] |= 1u128 << (k as u32 * stride + file as u32);
+            }
+            let mut f = file;
+            while f > 0 {
+                f -= 1;
+                r[3][i] |= 1u128 << (rank as u32 * stride + f as u32);
+            }
+            file += 1;
+        }
+        rank += 1;
+    }
+    r
+}
+
+/// Rays for the odd board sizes 5, 7, 9 and 11.
+static RAYS: [Rays; 4] = [build_rays(5), build_rays(7), build_rays(9), build_rays(11)];
+
+/// The rays of a `size` x `size` board (an odd size from 5 to 11).
+#[inline]
+pub(crate) fn rays(size: u8) -> &'static Rays {
+    &RAYS[((size - 5) / 2) as usize]
+}
+
+/// One and two steps from each square: `one[dir][sq]` is the neighbour of `sq` in
+/// direction `dir` and `two[dir][sq]` the square beyond it, as one-bit masks (empty
+/// past the edge). Captures look exactly that far.
+pub(crate) struct Steps {
+    pub one: [[u128; 128]; 4],
+    pub two: [[u128; 128]; 4],
+    /// Every orthogonal neighbour of each square.
+    pub around: [u128; 128],
+}
+
+const fn build_steps(size: u8) -> Steps {
+    let r = build_rays(size);
+    let mut one = [[0u128; 128]; 4];
+    let mut two = [[0u128; 128]; 4];
+    let mut around = [0u128; 128];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut sq = 0;
+        while sq < 128 {
+            let ray = r[dir][sq];
+            if ray != 0 {
+                // The nearest square of the ray, then the next one.
+                let (first, second) = if dir < 2 {
+                    let a = ray.trailing_zeros();
+                    let rest = ray & !(1u128 << a);
+                    (
+                        1u128 << a,
+                        if rest == 0 {
+                            0
+                        } else {
+                            1u128 << rest.trailing_zeros()
+                        },
+                    )
+                } else {
+                    let a = 127 - ray.leading_zeros();
+                    let rest = ray & !(1u128 << a);
+                    (
+                        1u128 << a,
+                        if rest == 0 {
+                            0
+                        } else {
+                            1u128 << (127 - rest.leading_zeros())
+                        },
+                    )
+                };
+                one[dir][sq] = first;
+                two[dir][sq] = second;
+                around[sq] |= first;
+            }
+            sq += 1;
+        }
+        dir += 1;
+    }
+    Steps { one, two, around }
+}
+
+static STEPS: [Steps; 4] = [
+    build_steps(5),
+    build_steps(7),
+    build_steps(9),
+    build_steps(11),
+];
+
+/// The step tables of a `size` x `size` board.
+#[inline]
+pub(crate) fn steps(size: u8) -> &'static Steps {
+    &STEPS[((size - 5) / 2) as usize]
+}
+
+/// The first occupied square from `sq` in direction `dir`, if any.
+#[inline]
+pub(crate) fn first_blocker(r: &Rays, sq: usize, dir: usize, occ: u128) -> Option<usize> {
+    let blk = r[dir][sq] & occ;
+    if blk == 0 {
+        None
+    } else if dir < 2 {
+        Some(blk.trailing_zeros() as usize)
+    } else {
+        Some(127 - blk.leading_zeros() as usize)
+    }
+}
+
+/// The empty squares a piece on `sq` slides over in direction `dir`.
+#[inline]
+pub(crate) fn slide(r: &Rays, sq: usize, dir: usize, occ: u128) -> u128 {
+    let ray = r[dir][sq];
+    let blockers = ray & occ;
+    if dir < 2 {
+        // North and east run upwards: keep the squares below the lowest blocker
+        // (all of the ray when there is none: 0 - 1 is every bit).
+        ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
+    } else if blockers == 0 {
+        ray
+    } else {
+        // South and west run downwards: keep the squares above the highest blocker
+        // (at most square 120, so the shift stays within 128 bits).
+        let b = 127 - blockers.leading_zeros();
+        ray & !((2u128 << b) - 1)
+    }
+}
+
+/// Every empty square a piece on `sq` slides over.
+#[inline]
+pub(crate) fn slides(r: &Rays, sq: usize, occ: u128) -> u128 {
+    slide(r, sq, 0, occ) | slide(r, sq, 1, occ) | slide(r, sq, 2, occ) | slide(r, sq, 3, occ)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Square;
+
+    #[test]
+    fn rays_end_at_the_edge() {
+        let r = rays(7);
+        let d4 = Square::new(3, 3).index();
+        for dir_rays in r {
+            assert_eq!(dir_rays[d4].count_ones(), 3);
+        }
+        let a1 = Square::new(0, 0).index();
+        assert_eq!(r[2][a1] | r[3][a1], 0);
+        assert_eq!(r[0][a1].count_ones(), 6);
+        // A slide stops before the first piece.
+        let occ = 1u128 << Square::new(3, 5).index();
+        assert_eq!(slide(r, d4, 0, occ), 1u128 << Square::new(3, 4).index());
+    }
+
+    #[test]
+    fn steps_match_the_geometry() {
+        for size in [5u8, 7, 9, 11] {
+            let g = crate::rules::Geometry::new(size);
+            let st = steps(size);
+            for sq in g.board {
+                let mut around = 0;
+                for dir in 0..4 {
+                    let one = g.step(sq, dir);
+                    let two = one.and_then(|n| g.step(n, dir));
+                    let mask = |s: Option<Square>| s.map_or(0, |s| 1u128 << s.index());
+                    assert_eq!(st.one[dir][sq.index()], mask(one));
+                    assert_eq!(st.two[dir][sq.index()], mask(two));
+                    around |= mask(one);
+                }
+                assert_eq!(st.around[sq.index()], around);
+            }
+        }
+    }
+}
