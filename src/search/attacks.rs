@@ -105,9 +105,22 @@ pub(crate) fn lines_from(esc: &Rays, k: usize, occ: u128) -> Lines {
 /// The king's open lines in `pos` (none without a king).
 #[inline]
 pub(crate) fn king_lines(pos: &Position) -> Lines {
+    let v = pos.variant();
+    if pos.king.0 & line_squares(v) == 0 {
+        return Lines::default();
+    }
     match pos.king() {
-        Some(k) => lines_from(escape_rays(pos.variant()), k.index(), pos.occupied().0),
+        Some(k) => lines_from(escape_rays(v), k.index(), pos.occupied().0),
         None => Lines::default(),
+    }
+}
+
+/// The squares with a ray to an escape square (the edges, in corner presets).
+#[inline]
+pub(crate) fn line_squares(v: &Variant) -> u128 {
+    match v.escape {
+        Escape::Corners => v.geometry.edges.0,
+        Escape::Edges => v.geometry.board.0,
     }
 }
 
@@ -121,11 +134,16 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
     let kk = k.index();
     let occ = pos.occupied().0;
     // Where an attacker may arrive next to the king.
-    let free = st.around[kk] & !occ & !v.restricted.0;
+    let around = st.around[kk];
+    let free = around & !occ & !v.restricted.0;
     if free == 0 {
         return None;
     }
     let att = pos.attackers().0;
+    // Every rule needs an attacker or a hostile empty square next to him already.
+    if around & (att | (v.king_hostile.0 & !occ)) == 0 {
+        return None;
+    }
     // The one free side of a king whose other sides are attackers (or `skip`).
     let enclosed = |skip: u128| -> u128 {
         let mut open = 0;

@@ -5,7 +5,9 @@
 
 use crate::rules::{Escape, Position, Side, Variant};
 
-use super::attacks::{bit, escape_rays, king_capture, lines_from, rays, slide, slides};
+use super::attacks::{
+    bit, escape_rays, king_capture, line_squares, lines_from, rays, slide, slides,
+};
 use super::params::{CORNER, EDGE, MATE_BOUND, Weights};
 
 /// The weights for `v`'s family.
@@ -130,6 +132,7 @@ impl Evaluator {
             let without_king = occ & !bit(k);
             let mut routes = 0;
             match v.escape {
+                Escape::Corners if moves & v.geometry.edges.0 == 0 => {}
                 Escape::Corners => {
                     // Each (square, open line) pair is one square of one slide
                     // from a corner.
@@ -148,7 +151,9 @@ impl Evaluator {
             }
             s += w.king_route * routes as i32;
             if pos.side_to_move() == Side::Attackers {
-                s += w.king_open_line * lines_from(esc, k, occ).count as i32;
+                if line_squares(v) & bit(k) != 0 {
+                    s += w.king_open_line * lines_from(esc, k, occ).count as i32;
+                }
             } else if danger {
                 s -= w.king_in_danger;
             }

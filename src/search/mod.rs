@@ -40,7 +40,7 @@ use clock::Clock;
 use eval::Evaluator;
 use move_picker::Heuristics;
 use params::{DEFAULT_TT_MB, MATE, MATE_BOUND};
-use search::{RootResult, Search};
+use search::{Frame, RootResult, Search};
 use tt::Tt;
 
 /// The most lines a search returns (`multipv`).
@@ -111,6 +111,7 @@ pub struct Analysis {
 pub struct Searcher {
     tt: Tt,
     heur: Heuristics,
+    frames: Vec<Frame>,
 }
 
 impl Default for Searcher {
@@ -125,6 +126,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(tt_mb),
             heur: Heuristics::new(),
+            frames: search::new_frames(),
         }
     }
 
@@ -162,6 +164,7 @@ impl Searcher {
             clock,
             Evaluator::new(pos.variant()),
             game.keys().to_vec(),
+            &mut self.frames,
         );
 
         let mut completed: Vec<RootResult> = Vec::new();

@@ -12,8 +12,8 @@
 use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
 
 use super::attacks::{
-    Lines, bit, capture_squares, escape_rays, first_blocker, is_move, lines_from, opposite, rays,
-    slide, steps,
+    Lines, bit, capture_squares, escape_rays, first_blocker, is_move, line_squares, lines_from,
+    opposite, rays, slide, steps,
 };
 use super::params::MAX_PLY;
 
@@ -136,7 +136,8 @@ impl Plan {
                 let occ = pos.occupied().0;
                 let esc = escape_rays(v);
                 let without_king = occ & !bit(k.index());
-                let mut targets = slide_all(rays(v), k.index(), occ);
+                // Only a square with a ray to an escape square can open a line.
+                let mut targets = slide_all(rays(v), k.index(), occ) & line_squares(v);
                 let mut tactical = 0;
                 while targets != 0 {
                     let t = targets.trailing_zeros() as usize;

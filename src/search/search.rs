@@ -13,8 +13,8 @@ use crate::rules::{
 };
 
 use super::attacks::{
-    Lines, bit, capture_squares, escape_rays, is_move, king_capture, king_lines, lines_from,
-    moves_to, rays, slides,
+    Lines, bit, capture_squares, escape_rays, is_move, king_capture, king_lines, line_squares,
+    lines_from, moves_to, rays, slides,
 };
 use super::clock::Clock;
 use super::eval::Evaluator;
@@ -49,11 +49,21 @@ pub(crate) struct Search<'a> {
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     /// The move lists of each ply, kept between nodes so that no node clears one.
-    frames: Vec<Frame>,
+    frames: &'a mut [Frame],
+}
+
+/// The move lists of every ply, allocated once per engine (about 600 KiB).
+pub(crate) fn new_frames() -> Vec<Frame> {
+    (0..MAX_PLY)
+        .map(|_| Frame {
+            list: MoveList::new(),
+            scored: [0; crate::rules::MAX_MOVES],
+        })
+        .collect()
 }
 
 /// The moves of one ply: as generated, then packed with their ordering scores.
-struct Frame {
+pub(crate) struct Frame {
     list: MoveList,
     scored: [Scored; crate::rules::MAX_MOVES],
 }
@@ -65,6 +75,7 @@ impl<'a> Search<'a> {
         clock: Clock<'a>,
         eval: Evaluator,
         keys: Vec<u64>,
+        frames: &'a mut [Frame],
     ) -> Search<'a> {
         let none = Move {
             from: crate::rules::Square::new(0, 0),
@@ -80,12 +91,7 @@ impl<'a> Search<'a> {
             stopped: false,
             pv: vec![[none; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
-            frames: (0..MAX_PLY)
-                .map(|_| Frame {
-                    list: MoveList::new(),
-                    scored: [0; crate::rules::MAX_MOVES],
-                })
-                .collect(),
+            frames,
         }
     }
 
@@ -508,7 +514,7 @@ fn king_threats(pos: &Position, list: &mut MoveList) {
     let occ = pos.occupied().0;
     let without_king = occ & !bit(k.index());
     let captures = capture_squares(pos, Side::Defenders);
-    let mut targets = slides(r, k.index(), occ) & !captures;
+    let mut targets = slides(r, k.index(), occ) & !captures & line_squares(v);
     if v.escape == Escape::Corners {
         targets &= !v.restricted.0;
     }
