@@ -13,7 +13,7 @@ use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
 
 use super::attacks::{
     Lines, bit, capture_squares, escape_rays, first_blocker, is_move, line_squares, lines_from,
-    opposite, rays, slide, steps,
+    opposite, rays, slide, slides, steps,
 };
 use super::params::MAX_PLY;
 
@@ -137,7 +137,7 @@ impl Plan {
                 let esc = escape_rays(v);
                 let without_king = occ & !bit(k.index());
                 // Only a square with a ray to an escape square can open a line.
-                let mut targets = slide_all(rays(v), k.index(), occ) & line_squares(v);
+                let mut targets = slides(rays(v), k.index(), occ) & line_squares(v);
                 let mut tactical = 0;
                 while targets != 0 {
                     let t = targets.trailing_zeros() as usize;
@@ -186,12 +186,6 @@ impl Plan {
             TACTICAL
         }
     }
-}
-
-/// Every empty square a piece on `sq` slides over.
-#[inline]
-fn slide_all(r: &crate::rules::Rays, sq: usize, occ: u128) -> u128 {
-    slide(r, sq, 0, occ) | slide(r, sq, 1, occ) | slide(r, sq, 2, occ) | slide(r, sq, 3, occ)
 }
 
 /// Calls `f(from, to, is_king)` for the moves of the side to move, in
