@@ -243,18 +243,23 @@ impl<'a> Search<'a> {
         let side = pos.side_to_move();
         let win_next = MATE - ply as i32 - 1;
         let lines = king_lines(pos);
-        let capture = king_capture(pos);
         let king_danger = match side {
             Side::Defenders => {
                 if lines.count > 0 {
                     self.set_final_move(ply, escape_move(pos, lines));
                     return win_next;
                 }
-                capture.is_some()
+                // A threat on the king matters to the quiescence search (at the
+                // horizon), to null-move pruning and late-move reductions (deeper
+                // nodes) and to the evaluation at the last plies: nowhere else.
+                let needed = depth <= 0
+                    || depth >= NULL_MOVE_MIN_DEPTH.min(LMR_MIN_DEPTH)
+                    || ply >= MAX_PLY - 8;
+                needed && king_capture(pos).is_some()
             }
             Side::Attackers => {
-                if capture.is_some() {
-                    self.set_final_move(ply, capture);
+                if let Some(m) = king_capture(pos) {
+                    self.set_final_move(ply, Some(m));
                     return win_next;
                 }
                 false
@@ -274,7 +279,7 @@ impl<'a> Search<'a> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 0, lines, capture.is_some());
+            return self.quiesce(pos, alpha, beta, ply, 0, lines, king_danger);
         }
 
         let pv_node = beta - alpha > 1;
