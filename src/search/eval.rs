@@ -55,8 +55,9 @@ pub(crate) struct Evaluator {
     /// The orthogonal neighbours of each square.
     adjacent: [u128; 128],
     /// Corner presets: each corner with the two directions along the edges away
-    /// from it. A square sees a corner exactly when it lies on one of these slides.
-    corner_slides: [(usize, usize); 8],
+    /// from it, and the whole edge line that way. A square sees a corner exactly
+    /// when it lies on one of these slides.
+    corner_slides: [(usize, usize, u128); 8],
 }
 
 impl Evaluator {
@@ -87,12 +88,12 @@ impl Evaluator {
             }
         }
         let g = &v.geometry;
-        let mut corner_slides = [(0, 0); 8];
+        let mut corner_slides = [(0, 0, 0); 8];
         for (i, c) in g.corners.enumerate() {
             let mut n = 0;
             for dir in 0..4 {
                 if g.step(c, dir).is_some() {
-                    corner_slides[2 * i + n] = (c.index(), dir);
+                    corner_slides[2 * i + n] = (c.index(), dir, rays(v)[dir][c.index()]);
                     n += 1;
                 }
             }
@@ -136,8 +137,10 @@ impl Evaluator {
                 Escape::Corners => {
                     // Each (square, open line) pair is one square of one slide
                     // from a corner.
-                    for &(c, dir) in &self.corner_slides {
-                        routes += (moves & slide(r, c, dir, without_king)).count_ones();
+                    for &(c, dir, line) in &self.corner_slides {
+                        if moves & line != 0 {
+                            routes += (moves & slide(r, c, dir, without_king)).count_ones();
+                        }
                     }
                 }
                 Escape::Edges => {
