@@ -126,6 +126,15 @@ struct Plan {
 }
 
 impl Plan {
+    const EMPTY: Plan = Plan {
+        captures: 0,
+        pressure: 0,
+        threat_path: 0,
+        king_tactical: 0,
+        tt: NO_CODE,
+        killers: [NO_CODE; 2],
+    };
+
     fn new(pos: &Position, tt: Option<Move>, heur: &Heuristics, ply: usize, threat: Lines) -> Plan {
         let side = pos.side_to_move();
         let v = pos.variant();
@@ -336,7 +345,8 @@ pub(crate) struct MovePicker {
     tt: Option<Move>,
     ply: usize,
     threat: Lines,
-    plan: Option<Plan>,
+    /// Valid once the good moves are generated.
+    plan: Plan,
     next: usize,
     end: usize,
 }
@@ -350,10 +360,47 @@ impl MovePicker {
             tt,
             ply,
             threat,
-            plan: None,
+            plan: Plan::EMPTY,
             next: 0,
             end: 0,
         }
+    }
+
+    /// Plans the node and generates its good moves (kept out of [`MovePicker::next`]
+    /// so that handing out a move stays a few instructions).
+    #[inline(never)]
+    fn generate_good(
+        &mut self,
+        pos: &Position,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) {
+        let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
+        self.end = generate_good(pos, &plan, scored);
+        self.plan = plan;
+        self.next = 0;
+        self.stage = Stage::Good;
+    }
+
+    /// Generates the quiet moves and sorts the best of them.
+    #[inline(never)]
+    fn generate_quiet(
+        &mut self,
+        pos: &Position,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) {
+        let n = generate_quiet(pos, &self.plan, heur, &mut scored[self.end..]);
+        let quiet = &mut scored[self.end..self.end + n];
+        if n > SORTED_QUIETS {
+            quiet.select_nth_unstable_by(SORTED_QUIETS, |a, b| b.cmp(a));
+            quiet[..SORTED_QUIETS].sort_unstable_by(|a, b| b.cmp(a));
+        } else {
+            quiet.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        self.next = self.end;
+        self.end += n;
+        self.stage = Stage::Quiet;
     }
 
     /// The next move and its ordering score, or `None` when every move was handed out.
@@ -372,13 +419,7 @@ impl MovePicker {
                         return Some((m, TT_MOVE));
                     }
                 }
-                Stage::GenerateGood => {
-                    let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
-                    self.end = generate_good(pos, &plan, scored);
-                    self.plan = Some(plan);
-                    self.next = 0;
-                    self.stage = Stage::Good;
-                }
+                Stage::GenerateGood => self.generate_good(pos, scored, heur),
                 Stage::Good => {
                     if self.next < self.end {
                         let i = self.next;
@@ -394,20 +435,7 @@ impl MovePicker {
                     }
                     self.stage = Stage::GenerateQuiet;
                 }
-                Stage::GenerateQuiet => {
-                    let plan = self.plan?;
-                    let n = generate_quiet(pos, &plan, heur, &mut scored[self.end..]);
-                    let quiet = &mut scored[self.end..self.end + n];
-                    if n > SORTED_QUIETS {
-                        quiet.select_nth_unstable_by(SORTED_QUIETS, |a, b| b.cmp(a));
-                        quiet[..SORTED_QUIETS].sort_unstable_by(|a, b| b.cmp(a));
-                    } else {
-                        quiet.sort_unstable_by(|a, b| b.cmp(a));
-                    }
-                    self.next = self.end;
-                    self.end += n;
-                    self.stage = Stage::Quiet;
-                }
+                Stage::GenerateQuiet => self.generate_quiet(pos, scored, heur),
                 Stage::Quiet => {
                     if self.next < self.end {
                         let e = scored[self.next];
