@@ -318,35 +318,50 @@ impl Position {
     pub fn play_unchecked(&mut self, m: Move) -> BitBoard {
         let from = BitBoard::from_square(m.from);
         let to = BitBoard::from_square(m.to);
-        let piece = if self.attackers.contains(m.from) {
-            self.attackers = (self.attackers & !from) | to;
-            Piece::Attacker
-        } else if self.king.contains(m.from) {
-            self.king = to;
-            Piece::King
-        } else {
-            self.defenders = (self.defenders & !from) | to;
-            Piece::Defender
+        // A legal move moves a piece of the side to move.
+        let mover = self.turn;
+        let piece = match mover {
+            Side::Attackers => {
+                self.attackers = (self.attackers & !from) | to;
+                Piece::Attacker
+            }
+            Side::Defenders if self.king == from => {
+                self.king = to;
+                Piece::King
+            }
+            Side::Defenders => {
+                self.defenders = (self.defenders & !from) | to;
+                Piece::Defender
+            }
         };
         self.key ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
 
-        let captures = self.captures_by(m.to, piece.side());
+        let captures = self.captures_by(m.to, mover);
         if captures.is_empty() {
             self.plies_since_capture = self.plies_since_capture.saturating_add(1);
         } else {
-            for sq in captures {
-                let captured = match self.piece_at(sq) {
-                    Some(p) => p,
-                    None => unreachable!("captured an empty square"),
-                };
-                self.key ^= zobrist::piece_key(captured, sq);
+            // Only the enemy falls: soldiers (and, to the attackers, the king).
+            match mover {
+                Side::Attackers => {
+                    for sq in captures & self.defenders {
+                        self.key ^= zobrist::piece_key(Piece::Defender, sq);
+                    }
+                    for sq in captures & self.king {
+                        self.key ^= zobrist::piece_key(Piece::King, sq);
+                    }
+                    self.defenders &= !captures;
+                    self.king &= !captures;
+                }
+                Side::Defenders => {
+                    for sq in captures {
+                        self.key ^= zobrist::piece_key(Piece::Attacker, sq);
+                    }
+                    self.attackers &= !captures;
+                }
             }
-            self.attackers &= !captures;
-            self.defenders &= !captures;
-            self.king &= !captures;
             self.plies_since_capture = 0;
         }
-        self.turn = self.turn.opponent();
+        self.turn = mover.opponent();
         self.key ^= zobrist::DEFENDERS_TO_MOVE;
         captures
     }
