@@ -240,7 +240,16 @@ pub(crate) fn is_move(pos: &Position, m: Move) -> bool {
         return false;
     }
     let to = m.to.index();
-    slides(rays(v), from, pos.occupied().0) & bit(to) != 0
+    // The one direction that can lead from `from` to `to` (north and east run
+    // towards higher indices).
+    let dir = if m.from.rank() == m.to.rank() {
+        if to > from { 1 } else { 3 }
+    } else if m.from.file() == m.to.file() {
+        if to > from { 0 } else { 2 }
+    } else {
+        return false;
+    };
+    slide(rays(v), from, dir, pos.occupied().0) & bit(to) != 0
         && v.may_stop(m.to, pos.king() == Some(m.from))
 }
 
@@ -318,6 +327,25 @@ mod tests {
                 }
             }
             assert_eq!(n, pos.legal_moves().len(), "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn is_move_matches_the_legal_moves() {
+        for pos in random_positions().into_iter().step_by(7) {
+            if pos.is_decided() {
+                continue;
+            }
+            let moves = pos.legal_moves();
+            let board = pos.variant().geometry.board;
+            // Every piece of either side to every square: the other side's pieces
+            // must be refused too.
+            for from in pos.occupied() {
+                for to in board {
+                    let m = Move { from, to };
+                    assert_eq!(is_move(&pos, m), moves.contains(m), "{pos:?} {m}");
+                }
+            }
         }
     }
 
