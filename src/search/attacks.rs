@@ -103,7 +103,7 @@ pub(crate) fn lines_from(esc: &Rays, k: usize, occ: u128) -> Lines {
 }
 
 /// The king's open lines in `pos` (none without a king).
-#[inline]
+#[inline(always)]
 pub(crate) fn king_lines(pos: &Position) -> Lines {
     let v = pos.variant();
     if pos.king.0 & line_squares(v) == 0 {

@@ -404,7 +404,7 @@ impl MovePicker {
     }
 
     /// The next move and its ordering score, or `None` when every move was handed out.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next(
         &mut self,
         pos: &Position,

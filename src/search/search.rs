@@ -110,7 +110,7 @@ impl<'a> Search<'a> {
     /// The score of a node whose game is over, or `None` while it goes on (the
     /// "no legal move" rule is left to the caller unless repetition or the
     /// no-capture limit would otherwise apply).
-    #[inline]
+    #[inline(always)]
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
         let win = MATE - ply as i32;
         if pos.is_decided() {
