@@ -127,11 +127,14 @@ pub(crate) fn line_squares(v: &Variant) -> u128 {
 /// An attackers' move that captures the king, whoever is to move in `pos` (with the
 /// defenders to move, it is the threat they must meet).
 pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
-    let k = pos.king()?;
+    let king = pos.king.0;
+    if king == 0 {
+        return None;
+    }
+    let kk = king.trailing_zeros() as usize;
     let v = pos.variant();
     let g = &v.geometry;
     let st = steps(v.size());
-    let kk = k.index();
     let occ = pos.occupied().0;
     // Where an attacker may arrive next to the king.
     let around = st.around[kk];
@@ -140,42 +143,37 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
         return None;
     }
     let att = pos.attackers().0;
+    let anvils = att | (v.king_hostile.0 & !occ);
     // Every rule needs an attacker or a hostile empty square next to him already.
-    if around & (att | (v.king_hostile.0 & !occ)) == 0 {
+    if around & anvils == 0 {
         return None;
     }
-    // The one free side of a king whose other sides are attackers (or `skip`).
-    let enclosed = |skip: u128| -> u128 {
-        let mut open = 0;
-        let mut missing = 0;
-        for d in 0..4 {
-            let s = st.one[d][kk];
-            if s & (att | skip) == 0 {
-                missing += 1;
-                open = s;
-            }
-        }
-        if missing == 1 { open & free } else { 0 }
-    };
+    // The free sides whose opposite side is an anvil: each anvil next to the king
+    // mirrored through him (a step of one square either way is a shift by two
+    // steps; mirrors that do not land next to him fall outside `free`).
     let custodial = || {
-        let anvils = att | (v.king_hostile.0 & !occ);
-        let mut c = 0;
-        for d in 0..4 {
-            let n = st.one[d][kk] & free;
-            if n != 0 && st.one[opposite(d)][kk] & anvils != 0 {
-                c |= n;
-            }
-        }
-        c
+        let a = anvils & around;
+        let two_ranks = 2 * crate::rules::STRIDE as u32;
+        ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
     };
-    let on_throne = k == g.throne;
+    // The one free side of a king whose other sides are attackers (or `hard`).
+    // Only the throne and the squares beside it ask for this, never an edge.
+    let enclosed = |hard: u128| {
+        let missing = around & !hard;
+        if around.count_ones() == 4 && missing.count_ones() == 1 {
+            missing & free
+        } else {
+            0
+        }
+    };
+    let on_throne = king == bit(g.throne.index());
     let targets = match v.king_capture {
         KingCapture::Weak => custodial(),
-        KingCapture::ThroneFour if on_throne => enclosed(0),
+        KingCapture::ThroneFour if on_throne => enclosed(att),
         KingCapture::ThroneFour => custodial(),
-        KingCapture::ThroneFourBesideThree if on_throne => enclosed(0),
-        KingCapture::ThroneFourBesideThree if g.beside_throne.contains(k) => {
-            enclosed(bit(g.throne.index()))
+        KingCapture::ThroneFourBesideThree if on_throne => enclosed(att),
+        KingCapture::ThroneFourBesideThree if g.beside_throne.0 & king != 0 => {
+            enclosed(att | bit(g.throne.index()))
         }
         KingCapture::ThroneFourBesideThree => custodial(),
     };
@@ -327,6 +325,63 @@ mod tests {
                 }
             }
             assert_eq!(n, pos.legal_moves().len(), "{pos:?}");
+        }
+    }
+
+    /// King captures around the throne are rare in random games: here the king
+    /// stands on, beside or near the throne with attackers crowding him, in
+    /// every preset, and `king_capture` must agree with playing every move.
+    #[test]
+    fn king_capture_matches_the_rules_near_the_throne() {
+        let mut rng = Rng(0x7407e);
+        for v in Variant::all() {
+            let g = &v.geometry;
+            let st = steps(v.size());
+            let throne = g.throne.index();
+            for _ in 0..3000 {
+                // The king on the throne, beside it, or one square further.
+                let mut k = throne;
+                for _ in 0..rng.next() % 3 {
+                    let around = st.around[k];
+                    let n = (rng.next() % around.count_ones() as u64) as usize;
+                    k = BitBoard(around).nth(n).map_or(k, |s| s.index());
+                }
+                let mut attackers = 0u128;
+                let mut defenders = 0u128;
+                for sq in g.board {
+                    let i = sq.index();
+                    if i == k || v.restricted.0 & bit(i) != 0 {
+                        continue;
+                    }
+                    let near = st.around[k] & bit(i) != 0;
+                    match rng.next() % if near { 4 } else { 12 } {
+                        0 | 1 => attackers |= bit(i),
+                        2 => defenders |= bit(i),
+                        _ => {}
+                    }
+                }
+                let mut pos = Position::start(v);
+                pos.attackers = BitBoard(attackers);
+                pos.defenders = BitBoard(defenders);
+                pos.king = BitBoard(bit(k));
+                pos.turn = Side::Attackers;
+                pos.key = pos.compute_key();
+                if pos.is_decided() {
+                    continue;
+                }
+                let captures = pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|&&m| {
+                        let (next, _) = pos.play(m).unwrap();
+                        next.king().is_none()
+                    })
+                    .count();
+                assert_eq!(king_capture(&pos).is_some(), captures > 0, "{pos:?}");
+                if let Some(m) = king_capture(&pos) {
+                    assert!(pos.play(m).unwrap().0.king().is_none(), "{pos:?} {m}");
+                }
+            }
         }
     }
 
