@@ -17,8 +17,14 @@ pub(crate) fn rays(v: &Variant) -> &'static Rays {
     crate::rules::rays(v.size())
 }
 
-/// The rays that end on a corner (the others empty), for corner presets.
-const fn corner_rays(size: u8) -> Rays {
+/// A square on no board (boards end at square 120): the escape rays hold it in
+/// place of an empty ray, and [`lines_from`] treats it as occupied, so that a
+/// missing ray is never an open line and needs no test of its own.
+const NEVER_OPEN: u128 = 1 << 127;
+
+/// The rays that end on an escape square (corners only, or any edge square), the
+/// others [`NEVER_OPEN`].
+const fn escape_rays_of(size: u8, corners_only: bool) -> Rays {
     let all = crate::rules::build_rays(size);
     let last = size as usize - 1;
     let stride = crate::rules::STRIDE as usize;
@@ -26,7 +32,7 @@ const fn corner_rays(size: u8) -> Rays {
         | (1u128 << last)
         | (1u128 << (last * stride))
         | (1u128 << (last * stride + last));
-    let mut r = [[0u128; 128]; 4];
+    let mut r = [[NEVER_OPEN; 128]; 4];
     let mut dir = 0;
     while dir < 4 {
         let mut sq = 0;
@@ -38,7 +44,7 @@ const fn corner_rays(size: u8) -> Rays {
                 } else {
                     ray.trailing_zeros()
                 };
-                if corners & (1u128 << end) != 0 {
+                if !corners_only || corners & (1u128 << end) != 0 {
                     r[dir][sq] = ray;
                 }
             }
@@ -50,20 +56,28 @@ const fn corner_rays(size: u8) -> Rays {
 }
 
 static CORNER_RAYS: [Rays; 4] = [
-    corner_rays(5),
-    corner_rays(7),
-    corner_rays(9),
-    corner_rays(11),
+    escape_rays_of(5, true),
+    escape_rays_of(7, true),
+    escape_rays_of(9, true),
+    escape_rays_of(11, true),
+];
+
+static EDGE_RAYS: [Rays; 4] = [
+    escape_rays_of(5, false),
+    escape_rays_of(7, false),
+    escape_rays_of(9, false),
+    escape_rays_of(11, false),
 ];
 
 /// `escape_rays(v)[dir][sq]`: the ray from `sq` in direction `dir` when it ends on
-/// one of `v`'s escape squares, else empty. In edge presets every ray ends on the
-/// edge.
+/// one of `v`'s escape squares, else [`NEVER_OPEN`]. In edge presets every ray
+/// that leaves the square ends on the edge. Read them with [`lines_from`].
 #[inline]
 pub(crate) fn escape_rays(v: &Variant) -> &'static Rays {
+    let i = ((v.size() - 5) / 2) as usize;
     match v.escape {
-        Escape::Corners => &CORNER_RAYS[((v.size() - 5) / 2) as usize],
-        Escape::Edges => rays(v),
+        Escape::Corners => &CORNER_RAYS[i],
+        Escape::Edges => &EDGE_RAYS[i],
     }
 }
 
@@ -92,9 +106,10 @@ pub(crate) struct Lines {
 #[inline]
 pub(crate) fn lines_from(esc: &Rays, k: usize, occ: u128) -> Lines {
     let mut lines = Lines::default();
+    let occ = occ | NEVER_OPEN;
     for dir_rays in esc {
         let ray = dir_rays[k];
-        if ray != 0 && ray & occ == 0 {
+        if ray & occ == 0 {
             lines.count += 1;
             lines.path |= ray;
         }
