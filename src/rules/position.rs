@@ -7,7 +7,7 @@ use super::bitboard::BitBoard;
 use super::error::IllegalMove;
 use super::moves::{Move, MoveList};
 use super::outcome::{Outcome, Reason};
-use super::rays::{rays, slide, steps};
+use super::rays::slide;
 use super::square::{Piece, Side, Square};
 use super::variant::{KingCapture, RepetitionOutcome, Variant};
 use super::zobrist;
@@ -179,7 +179,7 @@ impl Position {
     pub fn generate(&self, list: &mut MoveList) {
         let v = self.variant;
         let occ = self.occupied().0;
-        let r = rays(v.size());
+        let r = v.tables.rays;
         let soldier_stops = !v.restricted.0;
         let king_stops = if v.throne_reentry {
             !0
@@ -370,7 +370,7 @@ impl Position {
     #[inline]
     fn captures_by(&self, to: Square, mover: Side) -> BitBoard {
         let v = self.variant;
-        let st = steps(v.size());
+        let st = v.tables.steps;
         let t = to.index();
         let (hammers, prey) = match mover {
             Side::Attackers => (self.attackers.0, self.defenders.0),

@@ -46,12 +46,6 @@ pub(crate) const fn build_rays(size: u8) -> Rays {
 /// Rays for the odd board sizes 5, 7, 9 and 11.
 static RAYS: [Rays; 4] = [build_rays(5), build_rays(7), build_rays(9), build_rays(11)];
 
-/// The rays of a `size` x `size` board (an odd size from 5 to 11).
-#[inline]
-pub(crate) fn rays(size: u8) -> &'static Rays {
-    &RAYS[((size - 5) / 2) as usize]
-}
-
 /// One and two steps from each square: `one[dir][sq]` is the neighbour of `sq` in
 /// direction `dir` and `two[dir][sq]` the square beyond it, as one-bit masks (empty
 /// past the edge). Captures look exactly that far.
@@ -115,10 +109,29 @@ static STEPS: [Steps; 4] = [
     build_steps(11),
 ];
 
-/// The step tables of a `size` x `size` board.
-#[inline]
-pub(crate) fn steps(size: u8) -> &'static Steps {
-    &STEPS[((size - 5) / 2) as usize]
+/// The ray and step tables of one board size, held by each [`super::Variant`] so
+/// that a lookup is one load rather than an index computed from the size.
+#[derive(Clone, Copy)]
+pub(crate) struct Tables {
+    pub rays: &'static Rays,
+    pub steps: &'static Steps,
+}
+
+impl Tables {
+    /// The tables of a `size` x `size` board (an odd size from 5 to 11).
+    pub(crate) const fn of(size: u8) -> Tables {
+        let i = ((size - 5) / 2) as usize;
+        Tables {
+            rays: &RAYS[i],
+            steps: &STEPS[i],
+        }
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables")
+    }
 }
 
 /// The first occupied square from `sq` in direction `dir`, if any.
@@ -166,7 +179,7 @@ mod tests {
 
     #[test]
     fn rays_end_at_the_edge() {
-        let r = rays(7);
+        let r = Tables::of(7).rays;
         let d4 = Square::new(3, 3).index();
         for dir_rays in r {
             assert_eq!(dir_rays[d4].count_ones(), 3);
@@ -180,10 +193,20 @@ mod tests {
     }
 
     #[test]
+    fn every_preset_holds_the_tables_of_its_size() {
+        for v in crate::rules::Variant::all() {
+            let own = Tables::of(v.size());
+            assert!(std::ptr::eq(v.tables.rays, own.rays), "{}", v.id);
+            assert!(std::ptr::eq(v.tables.steps, own.steps), "{}", v.id);
+            assert_eq!(v.tables.rays, &build_rays(v.size()), "{}", v.id);
+        }
+    }
+
+    #[test]
     fn steps_match_the_geometry() {
         for size in [5u8, 7, 9, 11] {
             let g = crate::rules::Geometry::new(size);
-            let st = steps(size);
+            let st = Tables::of(size).steps;
             for sq in g.board {
                 let mut around = 0;
                 for dir in 0..4 {

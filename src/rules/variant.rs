@@ -1,6 +1,7 @@
 //! The five rule sets of RULES.md as data. A new rule set is a new table entry.
 
 use super::bitboard::BitBoard;
+use super::rays::Tables;
 use super::square::{MAX_SIZE, STRIDE, Side, Square};
 
 /// Where the king escapes to.
@@ -180,6 +181,8 @@ pub struct Variant {
     pub escape_squares: BitBoard,
     /// Empty squares that count as an attacker against the king ("anvils").
     pub king_hostile: BitBoard,
+    /// The board's ray and step tables.
+    pub(crate) tables: Tables,
 }
 
 impl Variant {
@@ -230,6 +233,7 @@ impl Variant {
             hostile: restricted,
             escape_squares,
             king_hostile,
+            tables: Tables::of(size),
         }
     }
 

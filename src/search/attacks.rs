@@ -9,12 +9,12 @@ use crate::rules::{
     BitBoard, Escape, KingCapture, Move, MoveList, Position, Side, Square, Variant,
 };
 
-pub(crate) use crate::rules::{Rays, first_blocker, slide, slides, steps};
+pub(crate) use crate::rules::{Rays, first_blocker, slide, slides};
 
 /// The sliding rays of `v`'s board.
 #[inline]
 pub(crate) fn rays(v: &Variant) -> &'static Rays {
-    crate::rules::rays(v.size())
+    v.tables.rays
 }
 
 /// A square on no board (boards end at square 120): the escape rays hold it in
@@ -149,7 +149,7 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
     let kk = king.trailing_zeros() as usize;
     let v = pos.variant();
     let g = &v.geometry;
-    let st = steps(v.size());
+    let st = v.tables.steps;
     let occ = pos.occupied().0;
     // Where an attacker may arrive next to the king.
     let around = st.around[kk];
@@ -351,7 +351,7 @@ mod tests {
         let mut rng = Rng(0x7407e);
         for v in Variant::all() {
             let g = &v.geometry;
-            let st = steps(v.size());
+            let st = v.tables.steps;
             let throne = g.throne.index();
             for _ in 0..3000 {
                 // The king on the throne, beside it, or one square further.

@@ -13,7 +13,7 @@ use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
 
 use super::attacks::{
     Lines, bit, capture_squares, escape_rays, first_blocker, is_move, line_squares, lines_from,
-    opposite, rays, slide, slides, steps,
+    opposite, rays, slide, slides,
 };
 use super::params::MAX_PLY;
 
@@ -140,7 +140,7 @@ impl Plan {
         let v = pos.variant();
         let king = pos.king();
         let (pressure, king_tactical) = match (side, king) {
-            (Side::Attackers, Some(k)) => (threat.path | steps(v.size()).around[k.index()], 0),
+            (Side::Attackers, Some(k)) => (threat.path | v.tables.steps.around[k.index()], 0),
             (Side::Defenders, Some(k)) => {
                 let occ = pos.occupied().0;
                 let esc = escape_rays(v);
