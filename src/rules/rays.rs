@@ -2,6 +2,7 @@
 //! direction, so that a slide is a mask and one bit scan instead of a walk.
 
 use super::square::STRIDE;
+use super::variant::Escape;
 
 /// `Rays[dir][sq]`: the squares from `sq` (exclusive) to the board's edge in
 /// direction `dir` (0 north, 1 east, 2 south, 3 west). North and east rays run
@@ -109,21 +110,81 @@ static STEPS: [Steps; 4] = [
     build_steps(11),
 ];
 
+/// A square on no board (boards end at square 120): the escape rays hold it in
+/// place of an empty ray, and the search's `lines_from` treats it as occupied, so that a
+/// missing ray is never an open line and needs no test of its own.
+pub(crate) const NEVER_OPEN: u128 = 1 << 127;
+
+/// The rays that end on an escape square (corners only, or any edge square), the
+/// others [`NEVER_OPEN`].
+const fn escape_rays_of(size: u8, corners_only: bool) -> Rays {
+    let all = crate::rules::build_rays(size);
+    let last = size as usize - 1;
+    let stride = crate::rules::STRIDE as usize;
+    let corners = (1u128 << 0)
+        | (1u128 << last)
+        | (1u128 << (last * stride))
+        | (1u128 << (last * stride + last));
+    let mut r = [[NEVER_OPEN; 128]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut sq = 0;
+        while sq < 128 {
+            let ray = all[dir][sq];
+            if ray != 0 {
+                let end = if dir < 2 {
+                    127 - ray.leading_zeros()
+                } else {
+                    ray.trailing_zeros()
+                };
+                if !corners_only || corners & (1u128 << end) != 0 {
+                    r[dir][sq] = ray;
+                }
+            }
+            sq += 1;
+        }
+        dir += 1;
+    }
+    r
+}
+
+static CORNER_RAYS: [Rays; 4] = [
+    escape_rays_of(5, true),
+    escape_rays_of(7, true),
+    escape_rays_of(9, true),
+    escape_rays_of(11, true),
+];
+
+static EDGE_RAYS: [Rays; 4] = [
+    escape_rays_of(5, false),
+    escape_rays_of(7, false),
+    escape_rays_of(9, false),
+    escape_rays_of(11, false),
+];
+
 /// The ray and step tables of one board size, held by each [`super::Variant`] so
 /// that a lookup is one load rather than an index computed from the size.
 #[derive(Clone, Copy)]
 pub(crate) struct Tables {
     pub rays: &'static Rays,
     pub steps: &'static Steps,
+    /// The rays that end on one of the preset's escape squares (see
+    /// [`NEVER_OPEN`]).
+    pub escape: &'static Rays,
 }
 
 impl Tables {
-    /// The tables of a `size` x `size` board (an odd size from 5 to 11).
-    pub(crate) const fn of(size: u8) -> Tables {
+    /// The tables of a `size` x `size` board (an odd size from 5 to 11) whose
+    /// king escapes to `escape`.
+    pub(crate) const fn of(size: u8, escape: Escape) -> Tables {
         let i = ((size - 5) / 2) as usize;
         Tables {
             rays: &RAYS[i],
             steps: &STEPS[i],
+            escape: match escape {
+                Escape::Corners => &CORNER_RAYS[i],
+                Escape::Edges => &EDGE_RAYS[i],
+            },
         }
     }
 }
@@ -179,7 +240,7 @@ mod tests {
 
     #[test]
     fn rays_end_at_the_edge() {
-        let r = Tables::of(7).rays;
+        let r = Tables::of(7, Escape::Corners).rays;
         let d4 = Square::new(3, 3).index();
         for dir_rays in r {
             assert_eq!(dir_rays[d4].count_ones(), 3);
@@ -195,9 +256,10 @@ mod tests {
     #[test]
     fn every_preset_holds_the_tables_of_its_size() {
         for v in crate::rules::Variant::all() {
-            let own = Tables::of(v.size());
+            let own = Tables::of(v.size(), v.escape);
             assert!(std::ptr::eq(v.tables.rays, own.rays), "{}", v.id);
             assert!(std::ptr::eq(v.tables.steps, own.steps), "{}", v.id);
+            assert!(std::ptr::eq(v.tables.escape, own.escape), "{}", v.id);
             assert_eq!(v.tables.rays, &build_rays(v.size()), "{}", v.id);
         }
     }
@@ -206,7 +268,7 @@ mod tests {
     fn steps_match_the_geometry() {
         for size in [5u8, 7, 9, 11] {
             let g = crate::rules::Geometry::new(size);
-            let st = Tables::of(size).steps;
+            let st = Tables::of(size, Escape::Edges).steps;
             for sq in g.board {
                 let mut around = 0;
                 for dir in 0..4 {

@@ -233,7 +233,7 @@ impl Variant {
             hostile: restricted,
             escape_squares,
             king_hostile,
-            tables: Tables::of(size),
+            tables: Tables::of(size, escape),
         }
     }
 

@@ -9,7 +9,7 @@ use crate::rules::{
     BitBoard, Escape, KingCapture, Move, MoveList, Position, Side, Square, Variant,
 };
 
-pub(crate) use crate::rules::{Rays, first_blocker, slide, slides};
+pub(crate) use crate::rules::{NEVER_OPEN, Rays, first_blocker, slide, slides};
 
 /// The sliding rays of `v`'s board.
 #[inline]
@@ -17,68 +17,12 @@ pub(crate) fn rays(v: &Variant) -> &'static Rays {
     v.tables.rays
 }
 
-/// A square on no board (boards end at square 120): the escape rays hold it in
-/// place of an empty ray, and [`lines_from`] treats it as occupied, so that a
-/// missing ray is never an open line and needs no test of its own.
-const NEVER_OPEN: u128 = 1 << 127;
-
-/// The rays that end on an escape square (corners only, or any edge square), the
-/// others [`NEVER_OPEN`].
-const fn escape_rays_of(size: u8, corners_only: bool) -> Rays {
-    let all = crate::rules::build_rays(size);
-    let last = size as usize - 1;
-    let stride = crate::rules::STRIDE as usize;
-    let corners = (1u128 << 0)
-        | (1u128 << last)
-        | (1u128 << (last * stride))
-        | (1u128 << (last * stride + last));
-    let mut r = [[NEVER_OPEN; 128]; 4];
-    let mut dir = 0;
-    while dir < 4 {
-        let mut sq = 0;
-        while sq < 128 {
-            let ray = all[dir][sq];
-            if ray != 0 {
-                let end = if dir < 2 {
-                    127 - ray.leading_zeros()
-                } else {
-                    ray.trailing_zeros()
-                };
-                if !corners_only || corners & (1u128 << end) != 0 {
-                    r[dir][sq] = ray;
-                }
-            }
-            sq += 1;
-        }
-        dir += 1;
-    }
-    r
-}
-
-static CORNER_RAYS: [Rays; 4] = [
-    escape_rays_of(5, true),
-    escape_rays_of(7, true),
-    escape_rays_of(9, true),
-    escape_rays_of(11, true),
-];
-
-static EDGE_RAYS: [Rays; 4] = [
-    escape_rays_of(5, false),
-    escape_rays_of(7, false),
-    escape_rays_of(9, false),
-    escape_rays_of(11, false),
-];
-
 /// `escape_rays(v)[dir][sq]`: the ray from `sq` in direction `dir` when it ends on
 /// one of `v`'s escape squares, else [`NEVER_OPEN`]. In edge presets every ray
 /// that leaves the square ends on the edge. Read them with [`lines_from`].
 #[inline]
 pub(crate) fn escape_rays(v: &Variant) -> &'static Rays {
-    let i = ((v.size() - 5) / 2) as usize;
-    match v.escape {
-        Escape::Corners => &CORNER_RAYS[i],
-        Escape::Edges => &EDGE_RAYS[i],
-    }
+    v.tables.escape
 }
 
 #[inline]
