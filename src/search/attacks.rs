@@ -17,14 +17,6 @@ pub(crate) fn rays(v: &Variant) -> &'static Rays {
     v.tables.rays
 }
 
-/// `escape_rays(v)[dir][sq]`: the ray from `sq` in direction `dir` when it ends on
-/// one of `v`'s escape squares, else [`NEVER_OPEN`]. In edge presets every ray
-/// that leaves the square ends on the edge. Read them with [`lines_from`].
-#[inline]
-pub(crate) fn escape_rays(v: &Variant) -> &'static Rays {
-    v.tables.escape
-}
-
 #[inline]
 pub(crate) const fn opposite(dir: usize) -> usize {
     (dir + 2) & 3
@@ -45,13 +37,24 @@ pub(crate) struct Lines {
     pub path: u128,
 }
 
-/// The open lines of a king standing on `k` with the board occupied by `occ`;
-/// `esc` is [`escape_rays`] of the preset.
+/// The open lines of a king standing on `k` in preset `v` with the board
+/// occupied by `occ`.
 #[inline]
-pub(crate) fn lines_from(esc: &Rays, k: usize, occ: u128) -> Lines {
+pub(crate) fn lines_from(v: &Variant, k: usize, occ: u128) -> Lines {
+    // Corner presets keep their (at most two) rays per square in the first two
+    // slots of the table.
+    match v.escape {
+        Escape::Corners => lines_in::<2>(v.tables.escape, k, occ),
+        Escape::Edges => lines_in::<4>(v.tables.escape, k, occ),
+    }
+}
+
+/// [`lines_from`] over the first `N` slots of the escape rays.
+#[inline(always)]
+fn lines_in<const N: usize>(esc: &Rays, k: usize, occ: u128) -> Lines {
     let mut lines = Lines::default();
     let occ = occ | NEVER_OPEN;
-    for dir_rays in esc {
+    for dir_rays in &esc[..N] {
         let ray = dir_rays[k];
         if ray & occ == 0 {
             lines.count += 1;
@@ -69,7 +72,7 @@ pub(crate) fn king_lines(pos: &Position) -> Lines {
         return Lines::default();
     }
     match pos.king() {
-        Some(k) => lines_from(escape_rays(v), k.index(), pos.occupied().0),
+        Some(k) => lines_from(v, k.index(), pos.occupied().0),
         None => Lines::default(),
     }
 }

@@ -5,9 +5,7 @@
 
 use crate::rules::{Escape, Position, Side, Variant};
 
-use super::attacks::{
-    bit, escape_rays, king_capture, line_squares, lines_from, rays, slide, slides,
-};
+use super::attacks::{bit, king_capture, line_squares, lines_from, rays, slide, slides};
 use super::params::{CORNER, EDGE, MATE_BOUND, Weights};
 
 /// The weights for `v`'s family.
@@ -126,7 +124,6 @@ impl Evaluator {
         if let Some(k) = pos.king() {
             let k = k.index();
             let r = rays(v);
-            let esc = escape_rays(v);
             let occ = pos.occupied().0;
             let moves = slides(r, k, occ);
             s += w.king_mobility * moves.count_ones() as i32;
@@ -148,14 +145,14 @@ impl Evaluator {
                     while m != 0 {
                         let t = m.trailing_zeros() as usize;
                         m &= m - 1;
-                        routes += lines_from(esc, t, without_king).count;
+                        routes += lines_from(v, t, without_king).count;
                     }
                 }
             }
             s += w.king_route * routes as i32;
             if pos.side_to_move() == Side::Attackers {
                 if line_squares(v) & bit(k) != 0 {
-                    s += w.king_open_line * lines_from(esc, k, occ).count as i32;
+                    s += w.king_open_line * lines_from(v, k, occ).count as i32;
                 }
             } else if danger {
                 s -= w.king_in_danger;

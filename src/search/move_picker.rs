@@ -12,8 +12,8 @@
 use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
 
 use super::attacks::{
-    Lines, bit, capture_squares, escape_rays, first_blocker, is_move, line_squares, lines_from,
-    opposite, rays, slide, slides,
+    Lines, bit, capture_squares, first_blocker, is_move, line_squares, lines_from, opposite, rays,
+    slide, slides,
 };
 use super::params::MAX_PLY;
 
@@ -143,7 +143,6 @@ impl Plan {
             (Side::Attackers, Some(k)) => (threat.path | v.tables.steps.around[k.index()], 0),
             (Side::Defenders, Some(k)) => {
                 let occ = pos.occupied().0;
-                let esc = escape_rays(v);
                 let without_king = occ & !bit(k.index());
                 // Only a square with a ray to an escape square can open a line.
                 let mut targets = slides(rays(v), k.index(), occ) & line_squares(v);
@@ -151,7 +150,7 @@ impl Plan {
                 while targets != 0 {
                     let t = targets.trailing_zeros() as usize;
                     targets &= targets - 1;
-                    if lines_from(esc, t, without_king).count > 0 {
+                    if lines_from(v, t, without_king).count > 0 {
                         tactical |= bit(t);
                     }
                 }

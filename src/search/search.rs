@@ -13,8 +13,8 @@ use crate::rules::{
 };
 
 use super::attacks::{
-    Lines, bit, capture_squares, escape_rays, is_move, king_capture, king_lines, line_squares,
-    lines_from, moves_to, rays, slides,
+    Lines, bit, capture_squares, is_move, king_capture, king_lines, line_squares, lines_from,
+    moves_to, rays, slides,
 };
 use super::clock::Clock;
 use super::eval::Evaluator;
@@ -515,7 +515,6 @@ fn king_threats(pos: &Position, list: &mut MoveList) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
     let r = rays(v);
-    let esc = escape_rays(v);
     let occ = pos.occupied().0;
     let without_king = occ & !bit(k.index());
     let captures = capture_squares(pos, Side::Defenders);
@@ -526,7 +525,7 @@ fn king_threats(pos: &Position, list: &mut MoveList) {
     while targets != 0 {
         let t = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        if lines_from(esc, t, without_king).count > 0 {
+        if lines_from(v, t, without_king).count > 0 {
             list.push(Move {
                 from: k,
                 to: crate::rules::Square::from_index(t as u8),
