@@ -368,12 +368,7 @@ impl MovePicker {
     /// Plans the node and generates its good moves (kept out of [`MovePicker::next`]
     /// so that handing out a move stays a few instructions).
     #[inline(never)]
-    fn generate_good(
-        &mut self,
-        pos: &Position,
-        scored: &mut [Scored; MAX_MOVES],
-        heur: &Heuristics,
-    ) {
+    fn begin_good(&mut self, pos: &Position, scored: &mut [Scored; MAX_MOVES], heur: &Heuristics) {
         let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
         self.end = generate_good(pos, &plan, scored);
         self.plan = plan;
@@ -383,12 +378,7 @@ impl MovePicker {
 
     /// Generates the quiet moves and sorts the best of them.
     #[inline(never)]
-    fn generate_quiet(
-        &mut self,
-        pos: &Position,
-        scored: &mut [Scored; MAX_MOVES],
-        heur: &Heuristics,
-    ) {
+    fn begin_quiet(&mut self, pos: &Position, scored: &mut [Scored; MAX_MOVES], heur: &Heuristics) {
         let n = generate_quiet(pos, &self.plan, heur, &mut scored[self.end..]);
         let quiet = &mut scored[self.end..self.end + n];
         if n > SORTED_QUIETS {
@@ -418,7 +408,7 @@ impl MovePicker {
                         return Some((m, TT_MOVE));
                     }
                 }
-                Stage::GenerateGood => self.generate_good(pos, scored, heur),
+                Stage::GenerateGood => self.begin_good(pos, scored, heur),
                 Stage::Good => {
                     if self.next < self.end {
                         let i = self.next;
@@ -434,7 +424,7 @@ impl MovePicker {
                     }
                     self.stage = Stage::GenerateQuiet;
                 }
-                Stage::GenerateQuiet => self.generate_quiet(pos, scored, heur),
+                Stage::GenerateQuiet => self.begin_quiet(pos, scored, heur),
                 Stage::Quiet => {
                     if self.next < self.end {
                         let e = scored[self.next];
