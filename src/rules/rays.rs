@@ -1,5 +1,7 @@
 //! Sliding rays: for every square, the squares from it to the board's edge in each
-//! direction, so that a slide is a mask and one bit scan instead of a walk.
+//! direction, so that a slide is a mask and one bit scan instead of a walk; the
+//! one- and two-step neighbours captures look at; the rays that end on an escape
+//! square; and [`Tables`], which each preset holds for its board.
 
 use super::square::STRIDE;
 use super::variant::Escape;
@@ -111,16 +113,16 @@ static STEPS: [Steps; 4] = [
 ];
 
 /// A square on no board (boards end at square 120): the escape rays hold it in
-/// place of an empty ray, and the search's `lines_from` treats it as occupied, so that a
-/// missing ray is never an open line and needs no test of its own.
+/// place of an empty ray, and the search's `lines_from` treats it as occupied, so
+/// that a missing ray is never an open line and needs no test of its own.
 pub(crate) const NEVER_OPEN: u128 = 1 << 127;
 
 /// The rays that end on an escape square (corners only, or any edge square), the
 /// others [`NEVER_OPEN`].
 const fn escape_rays_of(size: u8, corners_only: bool) -> Rays {
-    let all = crate::rules::build_rays(size);
+    let all = build_rays(size);
     let last = size as usize - 1;
-    let stride = crate::rules::STRIDE as usize;
+    let stride = STRIDE as usize;
     let corners = (1u128 << 0)
         | (1u128 << last)
         | (1u128 << (last * stride))
