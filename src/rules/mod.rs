@@ -34,7 +34,7 @@ pub use notation::Setup;
 pub use outcome::{Outcome, Reason};
 pub use perft::{divide, perft};
 pub use position::Position;
-pub(crate) use rays::{NEVER_OPEN, Rays, build_rays, first_blocker, slide, slides};
+pub(crate) use rays::{NEVER_OPEN, Rays, first_blocker, slide, slides};
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use variant::{
