@@ -77,6 +77,26 @@ pub(crate) fn king_lines(pos: &Position) -> Lines {
     }
 }
 
+/// The squares among `within` that the king on `k` can reach and from which a
+/// line to an escape square would be open (an escape in two moves).
+#[inline]
+pub(crate) fn line_openers(pos: &Position, k: usize, within: u128) -> u128 {
+    let v = pos.variant();
+    let occ = pos.occupied().0;
+    let without_king = occ & !bit(k);
+    // Only a square with a ray to an escape square can open a line.
+    let mut targets = slides(rays(v), k, occ) & line_squares(v) & within;
+    let mut openers = 0;
+    while targets != 0 {
+        let t = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        if lines_from(v, t, without_king).count > 0 {
+            openers |= bit(t);
+        }
+    }
+    openers
+}
+
 /// The squares with a ray to an escape square (the edges, in corner presets).
 #[inline]
 pub(crate) fn line_squares(v: &Variant) -> u128 {

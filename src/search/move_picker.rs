@@ -12,8 +12,7 @@
 use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
 
 use super::attacks::{
-    Lines, bit, capture_squares, first_blocker, is_move, line_squares, lines_from, opposite, rays,
-    slide, slides,
+    Lines, bit, capture_squares, first_blocker, is_move, line_openers, opposite, rays, slide,
 };
 use super::params::MAX_PLY;
 
@@ -141,21 +140,7 @@ impl Plan {
         let king = pos.king();
         let (pressure, king_tactical) = match (side, king) {
             (Side::Attackers, Some(k)) => (threat.path | v.tables.steps.around[k.index()], 0),
-            (Side::Defenders, Some(k)) => {
-                let occ = pos.occupied().0;
-                let without_king = occ & !bit(k.index());
-                // Only a square with a ray to an escape square can open a line.
-                let mut targets = slides(rays(v), k.index(), occ) & line_squares(v);
-                let mut tactical = 0;
-                while targets != 0 {
-                    let t = targets.trailing_zeros() as usize;
-                    targets &= targets - 1;
-                    if lines_from(v, t, without_king).count > 0 {
-                        tactical |= bit(t);
-                    }
-                }
-                (0, tactical)
-            }
+            (Side::Defenders, Some(k)) => (0, line_openers(pos, k.index(), !0)),
             _ => (0, 0),
         };
         let killers = heur.killers[ply.min(MAX_PLY - 1)];

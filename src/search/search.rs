@@ -8,13 +8,12 @@
 //! legal move, repetition against the game's history, the no-capture limit).
 
 use crate::rules::{
-    DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Position, RepetitionOutcome, Side,
-    repetitions,
+    BitBoard, DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Position,
+    RepetitionOutcome, Side, repetitions,
 };
 
 use super::attacks::{
-    Lines, bit, capture_squares, is_move, king_capture, king_lines, line_squares, lines_from,
-    moves_to, rays, slides,
+    Lines, capture_squares, is_move, king_capture, king_lines, line_openers, moves_to,
 };
 use super::clock::Clock;
 use super::eval::Evaluator;
@@ -514,23 +513,12 @@ impl<'a> Search<'a> {
 fn king_threats(pos: &Position, list: &mut MoveList) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
-    let r = rays(v);
-    let occ = pos.occupied().0;
-    let without_king = occ & !bit(k.index());
-    let captures = capture_squares(pos, Side::Defenders);
-    let mut targets = slides(r, k.index(), occ) & !captures & line_squares(v);
+    let mut within = !capture_squares(pos, Side::Defenders);
     if v.escape == Escape::Corners {
-        targets &= !v.restricted.0;
+        within &= !v.restricted.0;
     }
-    while targets != 0 {
-        let t = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        if lines_from(v, t, without_king).count > 0 {
-            list.push(Move {
-                from: k,
-                to: crate::rules::Square::from_index(t as u8),
-            });
-        }
+    for t in BitBoard(line_openers(pos, k.index(), within)) {
+        list.push(Move { from: k, to: t });
     }
 }
 
