@@ -8,8 +8,9 @@ use std::time::Duration;
 use branan::rules::{Game, Position, Variant, perft};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-/// (preset, depth, leaves): RULES.md's table; brandubh-classic and tablut-linnaeus
-/// share their starts and, to these depths, their counts (see `tests/perft.rs`).
+/// (preset, depth, leaves): the table of docs/rules.md, "Perft from the start";
+/// brandubh-classic and tablut-linnaeus share their starts and, to these depths, their
+/// counts (see `tests/perft.rs`).
 const CASES: [(&str, u32, u64); 5] = [
     ("brandubh", 5, 41_843_336),
     ("tablut", 4, 19_913_864),

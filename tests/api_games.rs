@@ -1,6 +1,6 @@
 #![cfg(feature = "server")]
 //! Random games played through the API (`/v1/moves`, its GET form, `/v1/play`),
-//! every answer compared with the independent implementation of RULES.md in
+//! every answer compared with the independent implementation of docs/rules.md in
 //! `tests/reference`: the position, the side to move, the status, every legal move
 //! with its captures, and each move's captures and result.
 

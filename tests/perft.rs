@@ -1,4 +1,4 @@
-//! Perft from the start positions: the table of RULES.md, and the two presets that
+//! Perft from the start positions: the table of docs/rules.md, and the two presets that
 //! share a start with a table preset.
 
 use branan::rules::{Game, Position, Variant, divide, perft};
@@ -15,7 +15,7 @@ fn check(id: &str, counts: &[u64]) {
     }
 }
 
-// RULES.md, "Perft from the start".
+// docs/rules.md, "Perft from the start".
 const BRANDUBH: [u64; 5] = [40, 960, 39_512, 1_007_392, 41_843_336];
 const TABLUT: [u64; 4] = [80, 4_400, 353_200, 19_913_864];
 const TAWLBWRDD: [u64; 4] = [136, 7_620, 1_042_016, 61_550_700];

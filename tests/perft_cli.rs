@@ -43,8 +43,8 @@ fn the_count_is_the_last_line() {
 
 #[test]
 fn a_given_position_is_counted() {
-    // RULES.md's worked example at depth 1: the attackers' moves, as the library
-    // lists them.
+    // docs/rules.md's weak-king example at depth 1: the attackers' moves, as the
+    // library lists them.
     let out = branan(&[
         "perft",
         "--variant",

@@ -1,7 +1,8 @@
 //! Property tests: the notation round-trips, the parsers never panic, and along random
 //! games the engine agrees move for move with the simple second implementation of
-//! RULES.md in `tests/reference` (legal moves, captures, game state, repetition), with
-//! the incremental Zobrist key always equal to the key computed from scratch.
+//! docs/rules.md in `tests/reference` (legal moves, captures, game state,
+//! repetition), with the incremental Zobrist key always equal to the key computed
+//! from scratch.
 
 mod reference;
 
@@ -279,7 +280,7 @@ fn reference_agrees_with_the_vectors() {
     }
 }
 
-/// The reference's perft from the three starts matches RULES.md's table.
+/// The reference's perft from the three starts matches the table of docs/rules.md.
 #[test]
 fn reference_perft_matches_the_table() {
     let cases: [(&str, &[u64]); 3] = [

@@ -1,4 +1,4 @@
-//! One hand-written test per rule of RULES.md, for every preset where the rule
+//! One hand-written test per rule of docs/rules.md, for every preset where the rule
 //! differs: captures (throne, corners, king as hammer and anvil, safe entry, three at
 //! once), the king's capture in each mode, the throne, every end of the game, given
 //! positions that are already over, and the notation's errors.

@@ -42,7 +42,7 @@ fn king_escapes_in_one() {
     let a = search(&g, 3);
     assert_eq!(a.score, Score::Win(1));
     assert!(["a3-a1", "a3-a7"].contains(&a.best_move.unwrap().to_string().as_str()));
-    // Edge: the RULES.md example, b8-b9 (or b8-a8).
+    // Edge: docs/rules.md's escape example, b8-b9 (or b8-a8).
     let g = game("tablut", "9/1K7/9/9/9/9/9/9/8t d 0");
     let a = search(&g, 3);
     assert_eq!(a.score, Score::Win(1));
@@ -52,7 +52,8 @@ fn king_escapes_in_one() {
 
 #[test]
 fn captures_the_king_in_one() {
-    // Corner (weak king): the RULES.md example, e7-e4 takes the king on the throne.
+    // Corner (weak king): docs/rules.md's weak-king example, e7-e4 takes the king on
+    // the throne.
     let g = game("brandubh", "4t2/7/7/2tK3/7/7/7 a 0");
     let a = search(&g, 3);
     assert_eq!(a.score, Score::Win(1));

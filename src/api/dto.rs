@@ -261,7 +261,7 @@ pub enum NoLegalMovesDto {
 pub struct VariantDto {
     pub id: String,
     pub name: String,
-    /// The seed page(s) the rules come from.
+    /// Where the preset's rules come from.
     pub source: String,
     /// The board's side length.
     pub board_size: u8,

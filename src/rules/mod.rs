@@ -1,4 +1,4 @@
-//! The game: squares and bitboards, the five presets of RULES.md, the position
+//! The game: squares and bitboards, the presets of docs/rules.md, the position
 //! notation, move generation, captures, the end of the game, Zobrist keys and perft.
 //!
 //! Nothing here does I/O or knows about HTTP.

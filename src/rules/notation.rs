@@ -1,5 +1,6 @@
-//! The position string of RULES.md: `<rows> <side> [<plies since capture>]`, ranks
-//! from the top. OpenTafl's record (`/`-first, rank 1 first) is accepted on input.
+//! The position string of docs/rules.md ("Position strings"):
+//! `<rows> <side> [<plies since capture>]`, ranks from the top. OpenTafl's record
+//! (`/`-first, rank 1 first) is accepted on input.
 
 use std::fmt;
 use std::str::FromStr;

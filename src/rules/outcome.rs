@@ -2,7 +2,7 @@
 
 use super::square::Side;
 
-/// Why a game ended, with the names RULES.md gives them.
+/// Why a game ended, with the names of docs/rules.md, "How a game ends".
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Reason {
     KingEscaped,

@@ -441,7 +441,7 @@ impl Position {
         }
     }
 
-    /// The game-end rules that need no history, in RULES.md's order, with
+    /// The game-end rules that need no history, in the order of docs/rules.md, with
     /// `repetitions` the number of times this position has occurred (1 when it is
     /// new). `None` while the game goes on.
     pub fn outcome(&self, repetitions: usize) -> Option<Outcome> {

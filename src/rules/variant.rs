@@ -1,4 +1,5 @@
-//! The five rule sets of RULES.md as data. A new rule set is a new table entry.
+//! The rule sets of docs/rules.md ("The presets") as data. A new rule set is a new
+//! table entry.
 
 use super::bitboard::BitBoard;
 use super::rays::Tables;
@@ -158,7 +159,7 @@ pub struct Variant {
     /// Stable identifier used by the API, e.g. `brandubh`.
     pub id: &'static str,
     pub name: &'static str,
-    /// The seed page(s) the rules come from.
+    /// Where the preset's rules come from.
     pub source: &'static str,
     /// The starting position, in branan's position notation.
     pub start: &'static str,

@@ -4,8 +4,9 @@
 //! captures and the king's threats.
 //!
 //! The rules hold inside the search: every node is judged by the preset's game-end
-//! rules in RULES.md's order (king escaped or captured, attackers eliminated, no
-//! legal move, repetition against the game's history, the no-capture limit).
+//! rules in the order of docs/rules.md, "How a game ends" (king escaped or captured,
+//! attackers eliminated, no legal move, repetition against the game's history, the
+//! no-capture limit).
 
 use crate::rules::{
     BitBoard, DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Position,

@@ -1,4 +1,4 @@
-//! A deliberately simple second implementation of RULES.md, written from the rules
+//! A deliberately simple second implementation of docs/rules.md, written from the rules
 //! text and not from `src/rules`: a board of `char`s, plain loops, whole boards
 //! compared for repetition. It is slow and obvious on purpose; the property tests
 //! check the engine against it move by move.
@@ -8,7 +8,8 @@
 
 #![allow(dead_code)]
 
-/// The rule switches of one preset, copied from the table of RULES.md.
+/// The rule switches of one preset, copied from the table of docs/rules.md ("The
+/// switches side by side").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KingRule {
     /// brandubh: like a soldier, on the throne too.
@@ -108,7 +109,7 @@ pub fn rules(id: &str) -> &'static Rules {
         .unwrap_or_else(|| panic!("no preset {id}"))
 }
 
-/// The start positions, written out again from RULES.md.
+/// The start positions, written out again from docs/rules.md.
 pub fn start(id: &str) -> &'static str {
     match rules(id).size {
         7 => "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
@@ -140,8 +141,8 @@ pub fn move_name(m: RMove) -> String {
     format!("{}-{}", square_name(m.0), square_name(m.1))
 }
 
-/// Parses a position string for a preset. `Err` for anything RULES.md (and the
-/// README's decisions) do not accept.
+/// Parses a position string for a preset. `Err` for anything docs/rules.md (its
+/// notation and its decisions) does not accept.
 pub fn parse(r: &'static Rules, s: &str) -> Result<Pos, String> {
     let fields: Vec<&str> = s.split_whitespace().collect();
     if fields.len() < 2 || fields.len() > 3 {
@@ -468,7 +469,7 @@ impl Game {
         self.history.last().expect("never empty")
     }
 
-    /// RULES.md's judgement, in its order.
+    /// The end of the game as docs/rules.md judges it, in its order.
     pub fn end(&self) -> Option<End> {
         let p = self.now();
         let r = p.rules;
