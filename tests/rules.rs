@@ -92,12 +92,14 @@ fn named(pieces: &[(char, &str)]) -> Vec<(char, Square)> {
         .collect()
 }
 
-const ALL: [&str; 5] = [
+const ALL: [&str; 7] = [
     "brandubh",
     "tablut",
     "tawlbwrdd",
     "brandubh-classic",
     "tablut-linnaeus",
+    "copenhagen",
+    "fetlar",
 ];
 
 // ---------------------------------------------------------------- worked examples
@@ -344,8 +346,8 @@ struct KingScene {
     pieces: fn(i32) -> Vec<(char, Offset)>,
     mv: fn(i32) -> (Offset, Offset),
     corner_presets_only: bool,
-    /// Captured under Weak, ThroneFourBesideThree, ThroneFour.
-    falls: [bool; 3],
+    /// Captured under Weak, ThroneFourBesideThree, ThroneFour, FourSides.
+    falls: [bool; 4],
 }
 
 const KING_SCENES: [KingScene; 10] = [
@@ -354,35 +356,35 @@ const KING_SCENES: [KingScene; 10] = [
         pieces: |_| vec![('K', (0, 0)), ('t', (-1, 0)), ('t', (1, 0)), ('t', (0, 1))],
         mv: |_| ((-2, -1), (0, -1)),
         corner_presets_only: false,
-        falls: [true, true, true],
+        falls: [true, true, true, true],
     },
     KingScene {
         name: "on the throne, three attackers and a defender",
         pieces: |_| vec![('K', (0, 0)), ('t', (-1, 0)), ('t', (0, 1)), ('T', (0, -1))],
         mv: |_| ((1, 2), (1, 0)),
         corner_presets_only: false,
-        falls: [true, false, false],
+        falls: [true, false, false, false],
     },
     KingScene {
         name: "on the throne, two attackers on opposite sides",
         pieces: |_| vec![('K', (0, 0)), ('t', (-1, 0))],
         mv: |_| ((1, 2), (1, 0)),
         corner_presets_only: false,
-        falls: [true, false, false],
+        falls: [true, false, false, false],
     },
     KingScene {
         name: "beside the throne, one attacker with the empty throne beyond",
         pieces: |_| vec![('K', (0, 1))],
         mv: |_| ((2, 2), (0, 2)),
         corner_presets_only: false,
-        falls: [true, false, false],
+        falls: [true, false, false, false],
     },
     KingScene {
         name: "beside the throne, two attackers across (not against the throne)",
         pieces: |_| vec![('K', (0, 1)), ('t', (-1, 1))],
         mv: |_| ((1, 3), (1, 1)),
         corner_presets_only: false,
-        falls: [true, false, true],
+        falls: [true, false, true, false],
     },
     KingScene {
         name: "beside the throne, the third attacker arrives opposite the throne",
@@ -392,35 +394,35 @@ const KING_SCENES: [KingScene; 10] = [
         // ThroneFour: the arriving attacker has the throne beyond the king, which
         // is never hostile to him there, and captures are active: the pair across
         // him did not move.
-        falls: [true, true, false],
+        falls: [true, true, false, true],
     },
     KingScene {
         name: "beside the throne, the third attacker arrives across",
         pieces: |_| vec![('K', (0, 1)), ('t', (-1, 1)), ('t', (0, 2))],
         mv: |_| ((1, 3), (1, 1)),
         corner_presets_only: false,
-        falls: [true, true, true],
+        falls: [true, true, true, true],
     },
     KingScene {
         name: "away from the throne, two attackers on opposite sides",
         pieces: |_| vec![('K', (-2, -2)), ('t', (-2, -1))],
         mv: |_| ((0, -3), (-2, -3)),
         corner_presets_only: false,
-        falls: [true, true, true],
+        falls: [true, true, true, false],
     },
     KingScene {
         name: "next to the edge, the empty edge square beyond: the edge is not hostile",
         pieces: |m| vec![('K', (1 - m, 0))],
         mv: |m| ((2 - m, 2), (2 - m, 0)),
         corner_presets_only: false,
-        falls: [false, false, false],
+        falls: [false, false, false, false],
     },
     KingScene {
         name: "next to a corner, an attacker with the empty corner beyond",
         pieces: |m| vec![('K', (1 - m, -m))],
         mv: |m| ((3 - m, -m), (2 - m, -m)),
         corner_presets_only: true,
-        falls: [true, true, true],
+        falls: [true, true, true, false],
     },
 ];
 
@@ -433,6 +435,7 @@ fn the_king_is_captured_as_each_mode_says() {
             KingCapture::Weak => 0,
             KingCapture::ThroneFourBesideThree => 1,
             KingCapture::ThroneFour => 2,
+            KingCapture::FourSides => 3,
         };
         let m = i32::from(v.size() / 2);
         for scene in &KING_SCENES {
@@ -468,7 +471,7 @@ fn the_king_is_captured_as_each_mode_says() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 5 * 9 + 2);
+    assert_eq!(checked, 7 * 9 + 4);
 }
 
 #[test]
@@ -485,6 +488,8 @@ fn king_capture_modes_are_those_of_the_table() {
             ("tawlbwrdd", KingCapture::ThroneFourBesideThree),
             ("brandubh-classic", KingCapture::ThroneFour),
             ("tablut-linnaeus", KingCapture::ThroneFourBesideThree),
+            ("copenhagen", KingCapture::FourSides),
+            ("fetlar", KingCapture::FourSides),
         ]
     );
 }
@@ -730,9 +735,10 @@ fn no_legal_moves_loses_or_draws_per_preset() {
 /// A non-capturing shuffle from the preset's start: an attacker's move, a
 /// defender's move, and both back.
 fn shuffle_moves(id: &str) -> [&'static str; 4] {
-    match variant(id).size() {
-        7 => ["d7-c7", "d5-c5", "c7-d7", "c5-d5"],
-        9 => ["d9-d8", "e7-d7", "d8-d9", "d7-e7"],
+    match (variant(id).size(), variant(id).start) {
+        (7, _) => ["d7-c7", "d5-c5", "c7-d7", "c5-d5"],
+        (9, _) => ["d9-d8", "e7-d7", "d8-d9", "d7-e7"],
+        (_, start) if start.starts_with("3ttttt3") => ["d11-c11", "f8-f9", "c11-d11", "f9-f8"],
         _ => ["e11-d11", "e7-e8", "d11-e11", "e8-e7"],
     }
 }
@@ -757,12 +763,13 @@ fn repetition_ends_the_game_as_each_preset_says() {
             "tawlbwrdd" | "tablut-linnaeus" => {
                 vec![None, None, None, Some((None, Reason::Repetition))]
             }
-            "brandubh" | "tablut" => {
+            "brandubh" | "tablut" | "fetlar" => {
                 let mut e = vec![None; 7];
                 e.push(Some((None, Reason::Repetition)));
                 e
             }
-            // The defenders made the 3rd occurrence: they lose.
+            // The defenders made the 3rd occurrence: they lose (in brandubh-classic
+            // as its maker, in copenhagen as the defenders).
             _ => {
                 let mut e = vec![None; 7];
                 e.push(Some((Some(Side::Attackers), Reason::Repetition)));
