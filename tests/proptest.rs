@@ -298,7 +298,11 @@ fn reference_perft_matches_the_table() {
 /// Start positions of the engine and the reference are the same strings.
 #[test]
 fn starts_agree() {
-    for v in Variant::all() {
+    // The reference plays the presets of its table (not yet Copenhagen and Fetlar).
+    for v in Variant::all()
+        .iter()
+        .filter(|v| reference::RULES.iter().any(|r| r.id == v.id))
+    {
         assert_eq!(
             Position::start(v).to_string(),
             reference::start(v.id),
@@ -344,7 +348,9 @@ proptest! {
                 if let branan::rules::PositionError::Parse(p) = e {
                     prop_assert!(p.column() >= 1 && p.column() <= len + 1, "{s:?}: {p}");
                 }
-                prop_assert!(reference::parse(reference::rules(v.id), &s).is_err(), "{s:?}");
+                if let Some(r) = reference::RULES.iter().find(|r| r.id == v.id) {
+                    prop_assert!(reference::parse(r, &s).is_err(), "{s:?}");
+                }
             }
         }
         let _ = Setup::parse(&s);

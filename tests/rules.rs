@@ -1225,3 +1225,204 @@ fn illegal_moves_say_why() {
         Err(PlayError::GameOver(o)) if o.reason == Reason::KingEscaped
     ));
 }
+
+// ---------------------------------------------------------------- Copenhagen and Fetlar
+
+/// A position of `id` from pieces on named squares.
+fn on(id: &str, pieces: &[(char, &str)], side: char) -> Game {
+    let v = variant(id);
+    let placed: Vec<(char, Square)> = pieces
+        .iter()
+        .map(|&(c, s)| (c, s.parse().expect("square")))
+        .collect();
+    game(id, &build(v, &placed, side))
+}
+
+/// Attackers far away, so that a side is never without pieces or moves.
+const FAR: [(char, &str); 2] = [('t', "k6"), ('t', "j1")];
+
+#[test]
+fn shieldwall_takes_a_bracketed_row_against_the_corner() {
+    // 2  . t t t . .
+    // 1  + T T T . .    t e5-e1 brackets b1-d1 against the corner a1
+    //    a b c d e
+    let pieces = [
+        ('T', "b1"),
+        ('T', "c1"),
+        ('T', "d1"),
+        ('t', "b2"),
+        ('t', "c2"),
+        ('t', "d2"),
+        ('t', "e5"),
+        ('K', "f6"),
+    ];
+    let mut g = on("copenhagen", &pieces, 'a');
+    assert_eq!(play(&mut g, "e5-e1"), ["b1", "c1", "d1"]);
+    // Fetlar has no shieldwall: d1 has a defender beyond it, nothing falls.
+    let mut g = on("fetlar", &pieces, 'a');
+    assert!(play(&mut g, "e5-e1").is_empty());
+}
+
+#[test]
+fn shieldwall_spares_the_king_and_needs_every_front_piece() {
+    let mut pieces = vec![
+        ('T', "b1"),
+        ('K', "c1"),
+        ('T', "d1"),
+        ('t', "b2"),
+        ('t', "c2"),
+        ('t', "d2"),
+        ('t', "e5"),
+    ];
+    let mut g = on("copenhagen", &pieces, 'a');
+    assert_eq!(play(&mut g, "e5-e1"), ["b1", "d1"]);
+    // Without an attacker in front of c1 the row is not closed.
+    pieces[4] = ('t', "c4");
+    let mut g = on("copenhagen", &pieces, 'a');
+    assert!(play(&mut g, "e5-e1").is_empty());
+}
+
+#[test]
+fn the_king_on_the_edge_is_never_captured() {
+    for id in ["copenhagen", "fetlar"] {
+        // t a7, t a5, and an attacker arrives on b6: three sides and the edge.
+        let mut g = on(
+            id,
+            &[
+                ('K', "a6"),
+                ('t', "a7"),
+                ('t', "a5"),
+                ('t', "d6"),
+                ('T', "h3"),
+            ],
+            'a',
+        );
+        assert!(play(&mut g, "d6-b6").is_empty(), "{id}");
+        assert_eq!(end(&g), None, "{id}");
+    }
+}
+
+#[test]
+fn edge_fort_a_closed_fort_wins() {
+    // 7  T . .
+    // 6  K T .      T b2-b5 closes the fort: inside a6 and a5, every wall
+    // 5  . T .      defender guarded on both axes
+    // 4  T . .
+    //    a b c
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b6"),
+        ('T', "a4"),
+        ('T', "b2"),
+    ];
+    pieces.extend(FAR);
+    let mut g = on("copenhagen", &pieces, 'd');
+    assert_eq!(end(&g), None);
+    play(&mut g, "b2-b5");
+    assert_eq!(end(&g), Some((Some(Side::Defenders), Reason::EdgeFort)));
+    // Fetlar has no edge forts.
+    let mut g = on("fetlar", &pieces, 'd');
+    play(&mut g, "b2-b5");
+    assert_eq!(end(&g), None);
+}
+
+#[test]
+fn edge_fort_with_a_gap_is_no_fort() {
+    // As above, but b5 stays open: the king's inside runs out to the attackers.
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b6"),
+        ('T', "a4"),
+        ('T', "b2"),
+    ];
+    pieces.extend(FAR);
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "b2-c2");
+    assert_eq!(end(&g), None);
+}
+
+#[test]
+fn edge_fort_the_attackers_can_break_is_no_fort() {
+    // 7  T T .
+    // 6  K . T      c6 has open squares above and below: two attackers can
+    // 5  T T .      take it and walk in
+    //    a b c
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b7"),
+        ('T', "a5"),
+        ('T', "b5"),
+    ];
+    pieces.extend(FAR);
+    pieces.push(('T', "c2"));
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "c2-c6");
+    assert_eq!(end(&g), None);
+    // With c5 and c7 held by wall defenders instead, the same shape stands.
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b7"),
+        ('T', "a5"),
+        ('T', "b5"),
+        ('T', "c7"),
+        ('T', "c5"),
+    ];
+    pieces.extend(FAR);
+    pieces.push(('T', "d2"));
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "d2-d6");
+    assert_eq!(
+        end(&g),
+        None,
+        "c6 empty: the inside reaches d6's neighbours"
+    );
+}
+
+#[test]
+fn edge_fort_next_to_a_corner() {
+    // 11 + T .      the king on a10 next to the empty corner: the corner is
+    // 10 K T .      inside the fort, and b11 is safe against it
+    //  9 T . .
+    //    a b c
+    let mut pieces = vec![('K', "a10"), ('T', "b11"), ('T', "a9"), ('T', "b2")];
+    pieces.extend(FAR);
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "b2-b10");
+    assert_eq!(end(&g), Some((Some(Side::Defenders), Reason::EdgeFort)));
+}
+
+#[test]
+fn encirclement_wins_for_the_attackers() {
+    // A ring of attackers around d4-h8 (its perimeter) with the king and a
+    // defender inside; t k6-h6 closes the last gap.
+    let mut ring: Vec<(char, String)> = Vec::new();
+    for f in ['d', 'e', 'f', 'g', 'h'] {
+        for r in [4, 8] {
+            ring.push(('t', format!("{f}{r}")));
+        }
+    }
+    for r in 5..=7 {
+        ring.push(('t', format!("d{r}")));
+        if r != 6 {
+            ring.push(('t', format!("h{r}")));
+        }
+    }
+    ring.push(('t', "k6".to_owned()));
+    ring.push(('K', "f6".to_owned()));
+    ring.push(('T', "f7".to_owned()));
+    let pieces: Vec<(char, &str)> = ring.iter().map(|(c, s)| (*c, s.as_str())).collect();
+    for id in ["copenhagen", "fetlar"] {
+        let mut g = on(id, &pieces, 'a');
+        assert_eq!(end(&g), None, "{id}");
+        play(&mut g, "k6-h6");
+        assert_eq!(
+            end(&g),
+            Some((Some(Side::Attackers), Reason::Encircled)),
+            "{id}"
+        );
+    }
+}
