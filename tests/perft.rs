@@ -20,6 +20,26 @@ const BRANDUBH: [u64; 5] = [40, 960, 39_512, 1_007_392, 41_843_336];
 const TABLUT: [u64; 4] = [80, 4_400, 353_200, 19_913_864];
 const TAWLBWRDD: [u64; 4] = [136, 7_620, 1_042_016, 61_550_700];
 
+// Copenhagen Hnefatafl from its start, as two independent implementations count
+// it to depth 3. At depth 4 a position can first occur again (its 2nd occurrence):
+// where the defenders may never recreate an earlier position the count would be
+// 50,450,144; here a repetition acts at the 3rd occurrence, which needs 8 plies.
+const COPENHAGEN: [u64; 4] = [116, 6_788, 806_344, 50_456_804];
+
+#[test]
+fn copenhagen_to_depth_4() {
+    check("copenhagen", &COPENHAGEN);
+}
+
+// Fetlar has no shieldwall and no edge fort, and neither can act from the start
+// before depth 4 anyway (no piece reaches an edge row with an enemy in front, and
+// the king cannot reach the edge); its repetition draw, like Copenhagen's, needs 8
+// plies; encirclement cannot arise. So its counts equal Copenhagen's.
+#[test]
+fn fetlar_shares_copenhagen_counts_to_depth_4() {
+    check("fetlar", &COPENHAGEN);
+}
+
 #[test]
 fn brandubh_to_depth_5() {
     check("brandubh", &BRANDUBH);

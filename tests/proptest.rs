@@ -38,7 +38,7 @@ fn counters() -> impl Strategy<Value = u32> {
 
 fn random_board() -> impl Strategy<Value = RandomBoard> {
     (
-        0usize..5,
+        0usize..7,
         0u8..=100,
         proptest::collection::vec(any::<u8>(), 121),
         proptest::option::weighted(0.9, 0u8..121),
@@ -296,6 +296,34 @@ fn reference_perft_matches_the_table() {
     }
 }
 
+/// The reference's perft on the Copenhagen and Fetlar vectors (depth 2; the engine
+/// is checked to depth 3 in tests/vectors.rs) and from their start.
+#[test]
+fn reference_perft_matches_the_hnefatafl_vectors() {
+    #[derive(serde::Deserialize)]
+    struct V {
+        variant: String,
+        position: String,
+        perft: Vec<u64>,
+    }
+    for text in [
+        include_str!("data/copenhagen.json"),
+        include_str!("data/fetlar.json"),
+    ] {
+        let vs: Vec<V> = serde_json::from_str(text).expect("vectors parse");
+        for v in vs {
+            let r = reference::rules(&v.variant);
+            let pos = reference::parse(r, &v.position).expect("vector parses");
+            let mut g = reference::Game::new(pos);
+            assert_eq!(reference::perft(&mut g, 2), v.perft[1], "{}", v.position);
+        }
+    }
+    for id in ["copenhagen", "fetlar"] {
+        let mut g = reference::Game::new(reference::Pos::start(id));
+        assert_eq!(reference::perft(&mut g, 2), 6_788, "{id}");
+    }
+}
+
 /// Start positions of the engine and the reference are the same strings.
 #[test]
 fn starts_agree() {
@@ -408,7 +436,7 @@ proptest! {
 
     /// (c)+(d) Random games from the start of every preset.
     #[test]
-    fn games_from_the_start_agree(preset in 0usize..5, seed in any::<u64>(), plies in 0usize..150, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
+    fn games_from_the_start_agree(preset in 0usize..7, seed in any::<u64>(), plies in 0usize..150, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
         let id = reference::RULES[preset].id;
         agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
     }
@@ -436,7 +464,12 @@ fn shuffling_games_end_in_repetition() {
             {
                 // A draw, except in brandubh-classic where the side that made the
                 // repetition loses (which side that is, the reference checked).
-                assert_eq!(winner == "draw", !r.repetition_loses, "{} {winner}", r.id);
+                // In copenhagen the defenders lose, whoever made it.
+                let decisive = r.repetition_loses || r.repetition_defenders_lose;
+                assert_eq!(winner == "draw", !decisive, "{} {winner}", r.id);
+                if r.repetition_defenders_lose {
+                    assert_eq!(winner, "attackers", "{}", r.id);
+                }
                 repeated += 1;
             }
         }
@@ -506,7 +539,9 @@ fn random_games_reach_every_ending() {
         if r.no_capture_limit.is_some() {
             expected.push("no_capture_limit draw");
         }
-        if r.repetition_loses {
+        if r.repetition_defenders_lose {
+            expected.push("repetition attackers");
+        } else if r.repetition_loses {
             expected.extend(["repetition attackers", "repetition defenders"]);
         } else {
             expected.push("repetition draw");
@@ -524,7 +559,10 @@ fn random_games_reach_every_ending() {
             let allowed = match reason {
                 "attackers_eliminated" => r.attackers_eliminated,
                 "no_capture_limit" => r.no_capture_limit.is_some(),
+                "repetition" if r.repetition_defenders_lose => got.ends_with("attackers"),
                 "repetition" => got.ends_with("draw") != r.repetition_loses,
+                "edge_fort" => r.forts && got.ends_with("defenders"),
+                "encircled" => r.encirclement && got.ends_with("attackers"),
                 "no_legal_moves" => got.ends_with("draw") != r.stalemate_loses,
                 _ => true,
             };
@@ -540,7 +578,7 @@ proptest! {
     /// counting for repetition (shuffling games put repetitions within reach of the
     /// perft tree).
     #[test]
-    fn perft_with_history_agrees(preset in 0usize..5, seed in any::<u64>(), plies in 0usize..40, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
+    fn perft_with_history_agrees(preset in 0usize..7, seed in any::<u64>(), plies in 0usize..40, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
         let id = reference::RULES[preset].id;
         let mut played = agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
         let depth = if reference::RULES[preset].size == 7 { 3 } else { 2 };

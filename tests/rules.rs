@@ -92,12 +92,14 @@ fn named(pieces: &[(char, &str)]) -> Vec<(char, Square)> {
         .collect()
 }
 
-const ALL: [&str; 5] = [
+const ALL: [&str; 7] = [
     "brandubh",
     "tablut",
     "tawlbwrdd",
     "brandubh-classic",
     "tablut-linnaeus",
+    "copenhagen",
+    "fetlar",
 ];
 
 // ---------------------------------------------------------------- worked examples
@@ -344,8 +346,8 @@ struct KingScene {
     pieces: fn(i32) -> Vec<(char, Offset)>,
     mv: fn(i32) -> (Offset, Offset),
     corner_presets_only: bool,
-    /// Captured under Weak, ThroneFourBesideThree, ThroneFour.
-    falls: [bool; 3],
+    /// Captured under Weak, ThroneFourBesideThree, ThroneFour, FourSides.
+    falls: [bool; 4],
 }
 
 const KING_SCENES: [KingScene; 10] = [
@@ -354,35 +356,35 @@ const KING_SCENES: [KingScene; 10] = [
         pieces: |_| vec![('K', (0, 0)), ('t', (-1, 0)), ('t', (1, 0)), ('t', (0, 1))],
         mv: |_| ((-2, -1), (0, -1)),
         corner_presets_only: false,
-        falls: [true, true, true],
+        falls: [true, true, true, true],
     },
     KingScene {
         name: "on the throne, three attackers and a defender",
         pieces: |_| vec![('K', (0, 0)), ('t', (-1, 0)), ('t', (0, 1)), ('T', (0, -1))],
         mv: |_| ((1, 2), (1, 0)),
         corner_presets_only: false,
-        falls: [true, false, false],
+        falls: [true, false, false, false],
     },
     KingScene {
         name: "on the throne, two attackers on opposite sides",
         pieces: |_| vec![('K', (0, 0)), ('t', (-1, 0))],
         mv: |_| ((1, 2), (1, 0)),
         corner_presets_only: false,
-        falls: [true, false, false],
+        falls: [true, false, false, false],
     },
     KingScene {
         name: "beside the throne, one attacker with the empty throne beyond",
         pieces: |_| vec![('K', (0, 1))],
         mv: |_| ((2, 2), (0, 2)),
         corner_presets_only: false,
-        falls: [true, false, false],
+        falls: [true, false, false, false],
     },
     KingScene {
         name: "beside the throne, two attackers across (not against the throne)",
         pieces: |_| vec![('K', (0, 1)), ('t', (-1, 1))],
         mv: |_| ((1, 3), (1, 1)),
         corner_presets_only: false,
-        falls: [true, false, true],
+        falls: [true, false, true, false],
     },
     KingScene {
         name: "beside the throne, the third attacker arrives opposite the throne",
@@ -392,35 +394,35 @@ const KING_SCENES: [KingScene; 10] = [
         // ThroneFour: the arriving attacker has the throne beyond the king, which
         // is never hostile to him there, and captures are active: the pair across
         // him did not move.
-        falls: [true, true, false],
+        falls: [true, true, false, true],
     },
     KingScene {
         name: "beside the throne, the third attacker arrives across",
         pieces: |_| vec![('K', (0, 1)), ('t', (-1, 1)), ('t', (0, 2))],
         mv: |_| ((1, 3), (1, 1)),
         corner_presets_only: false,
-        falls: [true, true, true],
+        falls: [true, true, true, true],
     },
     KingScene {
         name: "away from the throne, two attackers on opposite sides",
         pieces: |_| vec![('K', (-2, -2)), ('t', (-2, -1))],
         mv: |_| ((0, -3), (-2, -3)),
         corner_presets_only: false,
-        falls: [true, true, true],
+        falls: [true, true, true, false],
     },
     KingScene {
         name: "next to the edge, the empty edge square beyond: the edge is not hostile",
         pieces: |m| vec![('K', (1 - m, 0))],
         mv: |m| ((2 - m, 2), (2 - m, 0)),
         corner_presets_only: false,
-        falls: [false, false, false],
+        falls: [false, false, false, false],
     },
     KingScene {
         name: "next to a corner, an attacker with the empty corner beyond",
         pieces: |m| vec![('K', (1 - m, -m))],
         mv: |m| ((3 - m, -m), (2 - m, -m)),
         corner_presets_only: true,
-        falls: [true, true, true],
+        falls: [true, true, true, false],
     },
 ];
 
@@ -433,6 +435,7 @@ fn the_king_is_captured_as_each_mode_says() {
             KingCapture::Weak => 0,
             KingCapture::ThroneFourBesideThree => 1,
             KingCapture::ThroneFour => 2,
+            KingCapture::FourSides => 3,
         };
         let m = i32::from(v.size() / 2);
         for scene in &KING_SCENES {
@@ -468,7 +471,7 @@ fn the_king_is_captured_as_each_mode_says() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 5 * 9 + 2);
+    assert_eq!(checked, 7 * 9 + 4);
 }
 
 #[test]
@@ -485,6 +488,8 @@ fn king_capture_modes_are_those_of_the_table() {
             ("tawlbwrdd", KingCapture::ThroneFourBesideThree),
             ("brandubh-classic", KingCapture::ThroneFour),
             ("tablut-linnaeus", KingCapture::ThroneFourBesideThree),
+            ("copenhagen", KingCapture::FourSides),
+            ("fetlar", KingCapture::FourSides),
         ]
     );
 }
@@ -730,9 +735,10 @@ fn no_legal_moves_loses_or_draws_per_preset() {
 /// A non-capturing shuffle from the preset's start: an attacker's move, a
 /// defender's move, and both back.
 fn shuffle_moves(id: &str) -> [&'static str; 4] {
-    match variant(id).size() {
-        7 => ["d7-c7", "d5-c5", "c7-d7", "c5-d5"],
-        9 => ["d9-d8", "e7-d7", "d8-d9", "d7-e7"],
+    match (variant(id).size(), variant(id).start) {
+        (7, _) => ["d7-c7", "d5-c5", "c7-d7", "c5-d5"],
+        (9, _) => ["d9-d8", "e7-d7", "d8-d9", "d7-e7"],
+        (_, start) if start.starts_with("3ttttt3") => ["d11-c11", "f8-f9", "c11-d11", "f9-f8"],
         _ => ["e11-d11", "e7-e8", "d11-e11", "e8-e7"],
     }
 }
@@ -757,12 +763,13 @@ fn repetition_ends_the_game_as_each_preset_says() {
             "tawlbwrdd" | "tablut-linnaeus" => {
                 vec![None, None, None, Some((None, Reason::Repetition))]
             }
-            "brandubh" | "tablut" => {
+            "brandubh" | "tablut" | "fetlar" => {
                 let mut e = vec![None; 7];
                 e.push(Some((None, Reason::Repetition)));
                 e
             }
-            // The defenders made the 3rd occurrence: they lose.
+            // The defenders made the 3rd occurrence: they lose (in brandubh-classic
+            // as its maker, in copenhagen as the defenders).
             _ => {
                 let mut e = vec![None; 7];
                 e.push(Some((Some(Side::Attackers), Reason::Repetition)));
@@ -1217,4 +1224,205 @@ fn illegal_moves_say_why() {
         over.play("d1-d2".parse().unwrap()),
         Err(PlayError::GameOver(o)) if o.reason == Reason::KingEscaped
     ));
+}
+
+// ---------------------------------------------------------------- Copenhagen and Fetlar
+
+/// A position of `id` from pieces on named squares.
+fn on(id: &str, pieces: &[(char, &str)], side: char) -> Game {
+    let v = variant(id);
+    let placed: Vec<(char, Square)> = pieces
+        .iter()
+        .map(|&(c, s)| (c, s.parse().expect("square")))
+        .collect();
+    game(id, &build(v, &placed, side))
+}
+
+/// Attackers far away, so that a side is never without pieces or moves.
+const FAR: [(char, &str); 2] = [('t', "k6"), ('t', "j1")];
+
+#[test]
+fn shieldwall_takes_a_bracketed_row_against_the_corner() {
+    // 2  . t t t . .
+    // 1  + T T T . .    t e5-e1 brackets b1-d1 against the corner a1
+    //    a b c d e
+    let pieces = [
+        ('T', "b1"),
+        ('T', "c1"),
+        ('T', "d1"),
+        ('t', "b2"),
+        ('t', "c2"),
+        ('t', "d2"),
+        ('t', "e5"),
+        ('K', "f6"),
+    ];
+    let mut g = on("copenhagen", &pieces, 'a');
+    assert_eq!(play(&mut g, "e5-e1"), ["b1", "c1", "d1"]);
+    // Fetlar has no shieldwall: d1 has a defender beyond it, nothing falls.
+    let mut g = on("fetlar", &pieces, 'a');
+    assert!(play(&mut g, "e5-e1").is_empty());
+}
+
+#[test]
+fn shieldwall_spares_the_king_and_needs_every_front_piece() {
+    let mut pieces = vec![
+        ('T', "b1"),
+        ('K', "c1"),
+        ('T', "d1"),
+        ('t', "b2"),
+        ('t', "c2"),
+        ('t', "d2"),
+        ('t', "e5"),
+    ];
+    let mut g = on("copenhagen", &pieces, 'a');
+    assert_eq!(play(&mut g, "e5-e1"), ["b1", "d1"]);
+    // Without an attacker in front of c1 the row is not closed.
+    pieces[4] = ('t', "c4");
+    let mut g = on("copenhagen", &pieces, 'a');
+    assert!(play(&mut g, "e5-e1").is_empty());
+}
+
+#[test]
+fn the_king_on_the_edge_is_never_captured() {
+    for id in ["copenhagen", "fetlar"] {
+        // t a7, t a5, and an attacker arrives on b6: three sides and the edge.
+        let mut g = on(
+            id,
+            &[
+                ('K', "a6"),
+                ('t', "a7"),
+                ('t', "a5"),
+                ('t', "d6"),
+                ('T', "h3"),
+            ],
+            'a',
+        );
+        assert!(play(&mut g, "d6-b6").is_empty(), "{id}");
+        assert_eq!(end(&g), None, "{id}");
+    }
+}
+
+#[test]
+fn edge_fort_a_closed_fort_wins() {
+    // 7  T . .
+    // 6  K T .      T b2-b5 closes the fort: inside a6 and a5, every wall
+    // 5  . T .      defender guarded on both axes
+    // 4  T . .
+    //    a b c
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b6"),
+        ('T', "a4"),
+        ('T', "b2"),
+    ];
+    pieces.extend(FAR);
+    let mut g = on("copenhagen", &pieces, 'd');
+    assert_eq!(end(&g), None);
+    play(&mut g, "b2-b5");
+    assert_eq!(end(&g), Some((Some(Side::Defenders), Reason::EdgeFort)));
+    // Fetlar has no edge forts.
+    let mut g = on("fetlar", &pieces, 'd');
+    play(&mut g, "b2-b5");
+    assert_eq!(end(&g), None);
+}
+
+#[test]
+fn edge_fort_with_a_gap_is_no_fort() {
+    // As above, but b5 stays open: the king's inside runs out to the attackers.
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b6"),
+        ('T', "a4"),
+        ('T', "b2"),
+    ];
+    pieces.extend(FAR);
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "b2-c2");
+    assert_eq!(end(&g), None);
+}
+
+#[test]
+fn edge_fort_the_attackers_can_break_is_no_fort() {
+    // 7  T T .
+    // 6  K . T      c6 has open squares above and below: two attackers can
+    // 5  T T .      take it and walk in
+    //    a b c
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b7"),
+        ('T', "a5"),
+        ('T', "b5"),
+    ];
+    pieces.extend(FAR);
+    pieces.push(('T', "c2"));
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "c2-c6");
+    assert_eq!(end(&g), None);
+    // With c5 and c7 held by wall defenders instead, the same shape stands.
+    let mut pieces = vec![
+        ('K', "a6"),
+        ('T', "a7"),
+        ('T', "b7"),
+        ('T', "a5"),
+        ('T', "b5"),
+        ('T', "c7"),
+        ('T', "c5"),
+    ];
+    pieces.extend(FAR);
+    pieces.push(('T', "d2"));
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "d2-d6");
+    assert_eq!(
+        end(&g),
+        None,
+        "c6 empty: the inside reaches d6's neighbours"
+    );
+}
+
+#[test]
+fn edge_fort_next_to_a_corner() {
+    // 11 + T .      the king on a10 next to the empty corner: the corner is
+    // 10 K T .      inside the fort, and b11 is safe against it
+    //  9 T . .
+    //    a b c
+    let mut pieces = vec![('K', "a10"), ('T', "b11"), ('T', "a9"), ('T', "b2")];
+    pieces.extend(FAR);
+    let mut g = on("copenhagen", &pieces, 'd');
+    play(&mut g, "b2-b10");
+    assert_eq!(end(&g), Some((Some(Side::Defenders), Reason::EdgeFort)));
+}
+
+#[test]
+fn encirclement_wins_for_the_attackers() {
+    // A ring of attackers around d4-h8 (its perimeter) with the king and a
+    // defender inside; t k6-h6 closes the last gap.
+    let mut ring: Vec<(char, String)> = Vec::new();
+    for f in ['d', 'e', 'f', 'g', 'h'] {
+        for r in [4, 8] {
+            ring.push(('t', format!("{f}{r}")));
+        }
+    }
+    for r in 5..=7 {
+        ring.push(('t', format!("d{r}")));
+        if r != 6 {
+            ring.push(('t', format!("h{r}")));
+        }
+    }
+    ring.push(('t', "k6".to_owned()));
+    ring.push(('K', "f6".to_owned()));
+    ring.push(('T', "f7".to_owned()));
+    let pieces: Vec<(char, &str)> = ring.iter().map(|(c, s)| (*c, s.as_str())).collect();
+    for id in ["copenhagen", "fetlar"] {
+        let mut g = on(id, &pieces, 'a');
+        assert_eq!(end(&g), None, "{id}");
+        play(&mut g, "k6-h6");
+        assert_eq!(
+            end(&g),
+            Some((Some(Side::Attackers), Reason::Encircled)),
+            "{id}"
+        );
+    }
 }

@@ -145,3 +145,27 @@ fn finished_games_have_no_best_move() {
     let outcome = a.outcome.unwrap();
     assert_eq!(outcome.winner, Some(Side::Attackers));
 }
+
+#[test]
+fn copenhagen_edge_fort_in_one() {
+    // The king on a6, walled in by a7, b6 and a4: b2-b5 closes an unbreakable
+    // fort (no escape is in reach).
+    let g = game("copenhagen", "11/11/11/11/T10/KT8t/11/T10/11/1T9/9t1 d 0");
+    let a = search(&g, 2);
+    assert_eq!(a.score, Score::Win(1));
+    assert_eq!(a.best_move, Some(mv("b2-b5")));
+}
+
+#[test]
+fn copenhagen_encirclement_in_one() {
+    // A ring of attackers around d4-h8 with a gap on h6; k6-h6 closes it, and so
+    // does k6-g6 (inside the ring, cutting the king off from the gap).
+    let g = game(
+        "copenhagen",
+        "11/11/11/3ttttt3/3t1T1t3/3t1K4t/3t3t3/3ttttt3/11/11/11 a 0",
+    );
+    let a = search(&g, 2);
+    assert_eq!(a.score, Score::Win(1));
+    let best = a.best_move.expect("a move");
+    assert!([mv("k6-h6"), mv("k6-g6")].contains(&best), "{best}");
+}

@@ -1,6 +1,7 @@
-//! Every position of `tests/data/positions.json` (copied from the shared test
-//! vectors): the exact set of legal moves, each move's captures and resulting game
-//! state, and perft to depth 3.
+//! Every position of `tests/data/positions.json`: the exact set of legal moves,
+//! each move's captures and resulting game state, and perft to depth 3. Every
+//! position of `tests/data/copenhagen.json` and `tests/data/fetlar.json`: perft to
+//! depth 3 (counts on which two independent implementations agree).
 
 use std::collections::BTreeMap;
 
@@ -40,6 +41,9 @@ fn there_are_vectors_for_every_preset() {
     let vs = vectors();
     assert!(vs.len() >= 60);
     for preset in Variant::all() {
+        if ["copenhagen", "fetlar"].contains(&preset.id) {
+            continue;
+        }
         assert!(vs.iter().any(|v| v.variant == preset.id), "{}", preset.id);
     }
 }
@@ -101,4 +105,40 @@ fn perft_to_depth_three() {
         *by_variant.entry(v.variant).or_default() += 1;
     }
     assert_eq!(by_variant.len(), 5);
+}
+
+#[derive(Deserialize)]
+struct PerftVector {
+    variant: String,
+    position: String,
+    perft: Vec<u64>,
+}
+
+fn check_perft_vectors(id: &str, text: &str) {
+    let vs: Vec<PerftVector> = serde_json::from_str(text).expect("vectors parse");
+    assert!(vs.len() >= 30, "{id}: {} vectors", vs.len());
+    let variant = Variant::by_id(id).expect("known variant");
+    for v in vs {
+        assert_eq!(v.variant, id);
+        let g = Game::new(Position::parse(variant, &v.position).expect("vector position parses"));
+        for (depth, &expected) in v.perft.iter().enumerate() {
+            let depth = depth as u32 + 1;
+            assert_eq!(
+                perft(&g, depth),
+                expected,
+                "{id} {} depth {depth}",
+                v.position
+            );
+        }
+    }
+}
+
+#[test]
+fn copenhagen_perft_to_depth_three() {
+    check_perft_vectors("copenhagen", include_str!("data/copenhagen.json"));
+}
+
+#[test]
+fn fetlar_perft_to_depth_three() {
+    check_perft_vectors("fetlar", include_str!("data/fetlar.json"));
 }

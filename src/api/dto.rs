@@ -40,6 +40,8 @@ pub enum ReasonDto {
     NoLegalMoves,
     Repetition,
     NoCaptureLimit,
+    EdgeFort,
+    Encircled,
 }
 
 impl From<Reason> for ReasonDto {
@@ -51,6 +53,8 @@ impl From<Reason> for ReasonDto {
             Reason::NoLegalMoves => ReasonDto::NoLegalMoves,
             Reason::Repetition => ReasonDto::Repetition,
             Reason::NoCaptureLimit => ReasonDto::NoCaptureLimit,
+            Reason::EdgeFort => ReasonDto::EdgeFort,
+            Reason::Encircled => ReasonDto::Encircled,
         }
     }
 }
@@ -217,7 +221,9 @@ pub enum EscapeDto {
 /// - `throne_four_beside_three`: on the throne all four sides attackers, beside it
 ///   the three other sides, elsewhere two attackers on opposite sides;
 /// - `throne_four`: on the throne all four sides, elsewhere two attackers on
-///   opposite sides or an attacker and an empty corner.
+///   opposite sides or an attacker and an empty corner;
+/// - `four_sides`: all four sides attackers, or beside the empty throne the three
+///   other sides; never on the edge.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = KingCapture)]
@@ -225,6 +231,7 @@ pub enum KingCaptureDto {
     Weak,
     ThroneFourBesideThree,
     ThroneFour,
+    FourSides,
 }
 
 /// What a repeated position does.
@@ -235,6 +242,8 @@ pub enum RepetitionOutcomeDto {
     Draw,
     /// The side that made the repeating move loses.
     MoverLoses,
+    /// The defenders lose, whoever made the repeating move.
+    DefendersLose,
 }
 
 /// The repetition rule: on the `occurrence`-th occurrence of a position (board and
@@ -261,7 +270,9 @@ pub enum NoLegalMovesDto {
 pub struct VariantDto {
     pub id: String,
     pub name: String,
-    /// Where the preset's rules come from.
+    /// The game in one sentence.
+    pub description: String,
+    /// Where the rules come from.
     pub source: String,
     /// The board's side length.
     pub board_size: u8,
@@ -283,6 +294,14 @@ pub struct VariantDto {
     pub no_legal_moves: NoLegalMovesDto,
     /// Whether the defenders win when no attacker is left.
     pub attackers_eliminated_wins: bool,
+    /// Whether the king captures (as the moving piece and as the far piece).
+    pub king_armed: bool,
+    /// Whether a row of pieces along an edge can be captured together.
+    pub shieldwall: bool,
+    /// Whether the defenders win with an unbreakable fort around the king on the edge.
+    pub edge_forts: bool,
+    /// Whether the attackers win once no defender can reach the edge.
+    pub encirclement: bool,
 }
 
 impl From<&Variant> for VariantDto {
@@ -290,6 +309,7 @@ impl From<&Variant> for VariantDto {
         VariantDto {
             id: v.id.to_owned(),
             name: v.name.to_owned(),
+            description: v.description.to_owned(),
             source: v.source.to_owned(),
             board_size: v.size(),
             start_position: v.start.to_owned(),
@@ -305,6 +325,7 @@ impl From<&Variant> for VariantDto {
                 KingCapture::Weak => KingCaptureDto::Weak,
                 KingCapture::ThroneFourBesideThree => KingCaptureDto::ThroneFourBesideThree,
                 KingCapture::ThroneFour => KingCaptureDto::ThroneFour,
+                KingCapture::FourSides => KingCaptureDto::FourSides,
             },
             throne_reentry: v.throne_reentry,
             repetition: RepetitionDto {
@@ -312,6 +333,7 @@ impl From<&Variant> for VariantDto {
                 outcome: match v.repetition.outcome {
                     RepetitionOutcome::Draw => RepetitionOutcomeDto::Draw,
                     RepetitionOutcome::MoverLoses => RepetitionOutcomeDto::MoverLoses,
+                    RepetitionOutcome::DefendersLose => RepetitionOutcomeDto::DefendersLose,
                 },
             },
             no_capture_limit: v.no_capture_limit,
@@ -320,6 +342,10 @@ impl From<&Variant> for VariantDto {
                 NoMovesOutcome::Draw => NoLegalMovesDto::Draw,
             },
             attackers_eliminated_wins: v.attackers_eliminated_wins,
+            king_armed: v.features.king_armed,
+            shieldwall: v.features.shieldwall,
+            edge_forts: v.features.edge_forts,
+            encirclement: v.features.encirclement,
         }
     }
 }

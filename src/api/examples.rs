@@ -12,6 +12,9 @@ pub fn variants_all() -> Value {
             {
                 "attackers_eliminated_wins": true,
                 "board_size": 7,
+                "description": "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
+                "edge_forts": false,
+                "encirclement": false,
                 "escape": "corners",
                 "escape_squares": [
                     "a1",
@@ -27,6 +30,7 @@ pub fn variants_all() -> Value {
                     "g7"
                 ],
                 "id": "brandubh",
+                "king_armed": true,
                 "king_capture": "weak",
                 "name": "Brandubh",
                 "no_capture_limit": 120,
@@ -42,7 +46,8 @@ pub fn variants_all() -> Value {
                     "a7",
                     "g7"
                 ],
-                "source": "seed 004 (rules implemented here)",
+                "shieldwall": false,
+                "source": "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
                 "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
                 "throne": "d4",
                 "throne_reentry": true
@@ -50,6 +55,9 @@ pub fn variants_all() -> Value {
             {
                 "attackers_eliminated_wins": true,
                 "board_size": 9,
+                "description": "The 9x9 Sami game: the king escapes to any edge square.",
+                "edge_forts": false,
+                "encirclement": false,
                 "escape": "edges",
                 "escape_squares": [
                     "a1",
@@ -89,6 +97,7 @@ pub fn variants_all() -> Value {
                     "e5"
                 ],
                 "id": "tablut",
+                "king_armed": true,
                 "king_capture": "throne_four_beside_three",
                 "name": "Tablut",
                 "no_capture_limit": 120,
@@ -100,7 +109,8 @@ pub fn variants_all() -> Value {
                 "restricted_squares": [
                     "e5"
                 ],
-                "source": "seed 004 (rules implemented here)",
+                "shieldwall": false,
+                "source": "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
                 "start_position": "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
                 "throne": "e5",
                 "throne_reentry": true
@@ -108,6 +118,9 @@ pub fn variants_all() -> Value {
             {
                 "attackers_eliminated_wins": false,
                 "board_size": 11,
+                "description": "The Welsh game on 11x11: the king escapes to any edge square.",
+                "edge_forts": false,
+                "encirclement": false,
                 "escape": "edges",
                 "escape_squares": [
                     "a1",
@@ -155,6 +168,7 @@ pub fn variants_all() -> Value {
                     "f6"
                 ],
                 "id": "tawlbwrdd",
+                "king_armed": true,
                 "king_capture": "throne_four_beside_three",
                 "name": "Tawlbwrdd",
                 "no_capture_limit": null,
@@ -166,7 +180,8 @@ pub fn variants_all() -> Value {
                 "restricted_squares": [
                     "f6"
                 ],
-                "source": "seed 003",
+                "shieldwall": false,
+                "source": "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
                 "start_position": "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0",
                 "throne": "f6",
                 "throne_reentry": false
@@ -174,6 +189,9 @@ pub fn variants_all() -> Value {
             {
                 "attackers_eliminated_wins": false,
                 "board_size": 7,
+                "description": "Brandubh with a strong king on the throne; repeating a position three times loses.",
+                "edge_forts": false,
+                "encirclement": false,
                 "escape": "corners",
                 "escape_squares": [
                     "a1",
@@ -189,6 +207,7 @@ pub fn variants_all() -> Value {
                     "g7"
                 ],
                 "id": "brandubh-classic",
+                "king_armed": true,
                 "king_capture": "throne_four",
                 "name": "Brandubh (classic)",
                 "no_capture_limit": null,
@@ -204,7 +223,8 @@ pub fn variants_all() -> Value {
                     "a7",
                     "g7"
                 ],
-                "source": "seeds 000, 001",
+                "shieldwall": false,
+                "source": "Brandubh in the reconstruction found in most tafl books and apps",
                 "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
                 "throne": "d4",
                 "throne_reentry": true
@@ -212,6 +232,9 @@ pub fn variants_all() -> Value {
             {
                 "attackers_eliminated_wins": false,
                 "board_size": 9,
+                "description": "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
+                "edge_forts": false,
+                "encirclement": false,
                 "escape": "edges",
                 "escape_squares": [
                     "a1",
@@ -251,6 +274,7 @@ pub fn variants_all() -> Value {
                     "e5"
                 ],
                 "id": "tablut-linnaeus",
+                "king_armed": true,
                 "king_capture": "throne_four_beside_three",
                 "name": "Tablut (Linnaeus)",
                 "no_capture_limit": null,
@@ -262,10 +286,97 @@ pub fn variants_all() -> Value {
                 "restricted_squares": [
                     "e5"
                 ],
-                "source": "seed 002",
+                "shieldwall": false,
+                "source": "Tablut after Linnaeus's 1732 diary, in its most literal reading",
                 "start_position": "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
                 "throne": "e5",
                 "throne_reentry": false
+            },
+            {
+                "attackers_eliminated_wins": false,
+                "board_size": 11,
+                "description": "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
+                "edge_forts": true,
+                "encirclement": true,
+                "escape": "corners",
+                "escape_squares": [
+                    "a1",
+                    "k1",
+                    "a11",
+                    "k11"
+                ],
+                "hostile_squares": [
+                    "a1",
+                    "k1",
+                    "f6",
+                    "a11",
+                    "k11"
+                ],
+                "id": "copenhagen",
+                "king_armed": true,
+                "king_capture": "four_sides",
+                "name": "Copenhagen Hnefatafl",
+                "no_capture_limit": null,
+                "no_legal_moves": "loses",
+                "repetition": {
+                    "occurrence": 3,
+                    "outcome": "defenders_lose"
+                },
+                "restricted_squares": [
+                    "a1",
+                    "k1",
+                    "f6",
+                    "a11",
+                    "k11"
+                ],
+                "shieldwall": true,
+                "source": "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
+                "start_position": "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0",
+                "throne": "f6",
+                "throne_reentry": true
+            },
+            {
+                "attackers_eliminated_wins": false,
+                "board_size": 11,
+                "description": "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
+                "edge_forts": false,
+                "encirclement": true,
+                "escape": "corners",
+                "escape_squares": [
+                    "a1",
+                    "k1",
+                    "a11",
+                    "k11"
+                ],
+                "hostile_squares": [
+                    "a1",
+                    "k1",
+                    "f6",
+                    "a11",
+                    "k11"
+                ],
+                "id": "fetlar",
+                "king_armed": true,
+                "king_capture": "four_sides",
+                "name": "Fetlar Hnefatafl",
+                "no_capture_limit": null,
+                "no_legal_moves": "loses",
+                "repetition": {
+                    "occurrence": 3,
+                    "outcome": "draw"
+                },
+                "restricted_squares": [
+                    "a1",
+                    "k1",
+                    "f6",
+                    "a11",
+                    "k11"
+                ],
+                "shieldwall": false,
+                "source": "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
+                "start_position": "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0",
+                "throne": "f6",
+                "throne_reentry": true
             }
         ]
     })
@@ -275,6 +386,9 @@ pub fn variant_brandubh() -> Value {
     json!({
         "attackers_eliminated_wins": true,
         "board_size": 7,
+        "description": "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
+        "edge_forts": false,
+        "encirclement": false,
         "escape": "corners",
         "escape_squares": [
             "a1",
@@ -290,6 +404,7 @@ pub fn variant_brandubh() -> Value {
             "g7"
         ],
         "id": "brandubh",
+        "king_armed": true,
         "king_capture": "weak",
         "name": "Brandubh",
         "no_capture_limit": 120,
@@ -305,7 +420,8 @@ pub fn variant_brandubh() -> Value {
             "a7",
             "g7"
         ],
-        "source": "seed 004 (rules implemented here)",
+        "shieldwall": false,
+        "source": "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
         "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
         "throne": "d4",
         "throne_reentry": true
@@ -314,7 +430,7 @@ pub fn variant_brandubh() -> Value {
 
 pub fn variant_unknown() -> Value {
     json!({
-        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
         "status": 404,
         "title": "Unknown variant",
         "type": "/problems/unknown-variant"
@@ -887,7 +1003,7 @@ pub fn moves_malformed_position() -> Value {
 
 pub fn moves_unknown_variant() -> Value {
     json!({
-        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
         "field": "variant",
         "status": 404,
         "title": "Unknown variant",

@@ -1,4 +1,4 @@
-//! The game: squares and bitboards, the presets of docs/rules.md, the position
+//! The game: squares and bitboards, the presets, the position
 //! notation, move generation, captures, the end of the game, Zobrist keys and perft.
 //!
 //! Nothing here does I/O or knows about HTTP.
@@ -12,6 +12,7 @@
 //! ```
 
 mod bitboard;
+mod edges;
 mod error;
 mod game;
 mod moves;
@@ -38,6 +39,6 @@ pub(crate) use rays::{NEVER_OPEN, Rays, first_blocker, slide, slides};
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use variant::{
-    Escape, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
+    Escape, Features, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
 };
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

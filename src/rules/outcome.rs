@@ -2,7 +2,7 @@
 
 use super::square::Side;
 
-/// Why a game ended, with the names of docs/rules.md, "How a game ends".
+/// Why a game ended, with their names in the API.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Reason {
     KingEscaped,
@@ -11,16 +11,22 @@ pub enum Reason {
     NoLegalMoves,
     Repetition,
     NoCaptureLimit,
+    /// The king stands on the edge in a fort the attackers can never break.
+    EdgeFort,
+    /// No defender, nor the king, can reach the edge any more.
+    Encircled,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 6] = [
+    pub const ALL: [Reason; 8] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::AttackersEliminated,
         Reason::NoLegalMoves,
         Reason::Repetition,
         Reason::NoCaptureLimit,
+        Reason::EdgeFort,
+        Reason::Encircled,
     ];
 
     /// The reason's name: `king_escaped`, `king_captured`, ...
@@ -32,6 +38,8 @@ impl Reason {
             Reason::NoLegalMoves => "no_legal_moves",
             Reason::Repetition => "repetition",
             Reason::NoCaptureLimit => "no_capture_limit",
+            Reason::EdgeFort => "edge_fort",
+            Reason::Encircled => "encircled",
         }
     }
 }

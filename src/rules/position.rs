@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::bitboard::BitBoard;
+use super::edges;
 use super::error::IllegalMove;
 use super::moves::{Move, MoveList};
 use super::outcome::{Outcome, Reason};
@@ -372,14 +373,18 @@ impl Position {
         let v = self.variant;
         let st = v.tables.steps;
         let t = to.index();
+        let armed = v.features.king_armed;
         let (hammers, prey) = match mover {
             Side::Attackers => (self.attackers.0, self.defenders.0),
-            Side::Defenders => (self.defenders.0 | self.king.0, self.attackers.0),
+            Side::Defenders if armed => (self.defenders.0 | self.king.0, self.attackers.0),
+            Side::Defenders if self.king.0 >> t & 1 != 0 => return BitBoard::EMPTY,
+            Side::Defenders => (self.defenders.0, self.attackers.0),
         };
         let king = match mover {
             Side::Attackers => self.king.0,
             Side::Defenders => 0,
         };
+        // Every capture, a shieldwall's too, takes a piece next to `to`.
         if st.around[t] & (prey | king) == 0 {
             return BitBoard::EMPTY;
         }
@@ -397,6 +402,9 @@ impl Position {
             {
                 captures |= q;
             }
+        }
+        if v.features.shieldwall && v.geometry.edges.0 >> t & 1 != 0 {
+            captures |= edges::shieldwall(self, t, hammers, prey | king, occupied);
         }
         BitBoard(captures)
     }
@@ -438,22 +446,23 @@ impl Position {
                     opposite()
                 }
             }
+            KingCapture::FourSides => {
+                if g.beside_throne.contains(k) {
+                    surrounded_but(Some(g.throne))
+                } else {
+                    surrounded_but(None)
+                }
+            }
         }
     }
 
-    /// The game-end rules that need no history, in the order of docs/rules.md, with
-    /// `repetitions` the number of times this position has occurred (1 when it is
-    /// new). `None` while the game goes on.
+    /// The end of the game, in the rules document's order, with `repetitions` the
+    /// number of times this position has occurred (1 when it is new). `None` while
+    /// the game goes on.
     pub fn outcome(&self, repetitions: usize) -> Option<Outcome> {
         let v = self.variant;
-        if !(self.king & v.escape_squares).is_empty() {
-            return Some(Outcome::win(Side::Defenders, Reason::KingEscaped));
-        }
-        if self.king.is_empty() {
-            return Some(Outcome::win(Side::Attackers, Reason::KingCaptured));
-        }
-        if v.attackers_eliminated_wins && self.attackers.is_empty() {
-            return Some(Outcome::win(Side::Defenders, Reason::AttackersEliminated));
+        if let Some(end) = self.decided() {
+            return Some(end);
         }
         if !self.has_moves() {
             return Some(Outcome {
@@ -474,6 +483,7 @@ impl Position {
                 RepetitionOutcome::Draw => None,
                 // The side that made the repeating move is the one not to move now.
                 RepetitionOutcome::MoverLoses => Some(self.turn),
+                RepetitionOutcome::DefendersLose => Some(Side::Attackers),
             };
             return Some(Outcome {
                 winner,
@@ -488,14 +498,50 @@ impl Position {
         }
     }
 
-    /// Whether the game is over before looking at moves or history: the king has
-    /// escaped or is captured, or no attacker is left where that wins.
+    /// The empty edge squares where a piece of `side` arriving takes a row by the
+    /// shieldwall rule (none where the preset has no such rule).
+    #[inline]
+    pub(crate) fn shieldwall_targets(&self, side: Side) -> BitBoard {
+        if self.variant.features.shieldwall {
+            BitBoard(edges::shieldwall_targets(self, side))
+        } else {
+            BitBoard::EMPTY
+        }
+    }
+
+    /// Whether the game is over before looking at moves or history (see
+    /// [`Position::decided`]).
     #[inline]
     pub fn is_decided(&self) -> bool {
         let v = self.variant;
         !(self.king & v.escape_squares).is_empty()
             || self.king.is_empty()
             || (v.attackers_eliminated_wins && self.attackers.is_empty())
+            || (v.features.edge_forts && edges::edge_fort(self))
+            || (v.features.encirclement && edges::encircled(self))
+    }
+
+    /// The end of the game that needs neither the moves nor the history, in the
+    /// rules document's order: the king has escaped or is captured, no attacker is
+    /// left where that wins, the king is in an edge fort, the defenders are
+    /// encircled.
+    #[inline]
+    pub fn decided(&self) -> Option<Outcome> {
+        if !self.is_decided() {
+            return None;
+        }
+        let v = self.variant;
+        Some(if !(self.king & v.escape_squares).is_empty() {
+            Outcome::win(Side::Defenders, Reason::KingEscaped)
+        } else if self.king.is_empty() {
+            Outcome::win(Side::Attackers, Reason::KingCaptured)
+        } else if v.attackers_eliminated_wins && self.attackers.is_empty() {
+            Outcome::win(Side::Defenders, Reason::AttackersEliminated)
+        } else if v.features.edge_forts && edges::edge_fort(self) {
+            Outcome::win(Side::Defenders, Reason::EdgeFort)
+        } else {
+            Outcome::win(Side::Attackers, Reason::Encircled)
+        })
     }
 }
 

@@ -1,5 +1,5 @@
-//! The rule sets of docs/rules.md ("The presets") as data. A new rule set is a new
-//! table entry.
+//! The presets as data: every rule that differs between them is a field of
+//! [`Variant`], never a branch on a preset's id.
 
 use super::bitboard::BitBoard;
 use super::rays::Tables;
@@ -26,6 +26,10 @@ pub enum KingCapture {
     /// On the throne all four sides attackers; elsewhere two attackers on opposite
     /// sides, or an attacker and an empty corner. The throne is never hostile to him.
     ThroneFour,
+    /// Everywhere all four sides attackers, except beside the empty throne, where
+    /// the three other sides are attackers. A side off the board is never an
+    /// attacker, so he cannot be captured on the edge.
+    FourSides,
 }
 
 /// What a repeated position does.
@@ -34,6 +38,9 @@ pub enum RepetitionOutcome {
     Draw,
     /// The side that made the repeating move loses.
     MoverLoses,
+    /// The defenders lose, whoever made the repeating move: it is theirs to
+    /// avoid a perpetual repetition.
+    DefendersLose,
 }
 
 /// The repetition rule: on the `occurrence`-th occurrence of a position (board and
@@ -153,13 +160,40 @@ impl Geometry {
     }
 }
 
+/// The rules beyond the basic custodial game, each off or on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Features {
+    /// The king captures like a soldier: as the moving piece (hammer) and as the
+    /// piece on the far side (anvil).
+    pub king_armed: bool,
+    /// A row of two or more pieces along an edge, bracketed at both ends and each
+    /// faced by an enemy, falls to the bracketing move (the king in it survives).
+    pub shieldwall: bool,
+    /// The defenders win with an unbreakable fort around the king on the edge.
+    pub edge_forts: bool,
+    /// The attackers win once no defender (nor the king) can reach the edge.
+    pub encirclement: bool,
+}
+
+impl Features {
+    /// The king armed and nothing else: the five older presets.
+    pub const BASIC: Features = Features {
+        king_armed: true,
+        shieldwall: false,
+        edge_forts: false,
+        encirclement: false,
+    };
+}
+
 /// One rule set ("preset"): everything that differs between the games branan plays.
 #[derive(Debug)]
 pub struct Variant {
     /// Stable identifier used by the API, e.g. `brandubh`.
     pub id: &'static str,
     pub name: &'static str,
-    /// Where the preset's rules come from.
+    /// One sentence on the game, for a player choosing a preset.
+    pub description: &'static str,
+    /// Where the rules come from, in a player's words.
     pub source: &'static str,
     /// The starting position, in branan's position notation.
     pub start: &'static str,
@@ -173,6 +207,7 @@ pub struct Variant {
     pub no_legal_moves: NoMovesOutcome,
     /// Whether the defenders win when no attacker is left.
     pub attackers_eliminated_wins: bool,
+    pub features: Features,
     pub geometry: Geometry,
     /// Squares no soldier may stop on: the throne, and the corners in corner presets.
     pub restricted: BitBoard,
@@ -191,6 +226,7 @@ impl Variant {
     const fn new(
         id: &'static str,
         name: &'static str,
+        description: &'static str,
         source: &'static str,
         size: u8,
         start: &'static str,
@@ -201,6 +237,7 @@ impl Variant {
         no_capture_limit: Option<u16>,
         no_legal_moves: NoMovesOutcome,
         attackers_eliminated_wins: bool,
+        features: Features,
     ) -> Variant {
         let geometry = Geometry::new(size);
         let throne = BitBoard::from_square(geometry.throne);
@@ -216,10 +253,14 @@ impl Variant {
         let king_hostile = match king_capture {
             KingCapture::Weak => restricted,
             KingCapture::ThroneFourBesideThree | KingCapture::ThroneFour => corner_squares,
+            // Hostile squares never take part: the throne beside him counts as a
+            // side in its own right.
+            KingCapture::FourSides => BitBoard::EMPTY,
         };
         Variant {
             id,
             name,
+            description,
             source,
             start,
             escape,
@@ -229,6 +270,7 @@ impl Variant {
             no_capture_limit,
             no_legal_moves,
             attackers_eliminated_wins,
+            features,
             geometry,
             restricted,
             hostile: restricted,
@@ -280,14 +322,17 @@ impl Variant {
 
 const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
 const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
+const HNEFATAFL_START: &str =
+    "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0";
 const TAWLBWRDD_START: &str =
     "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
 
-static VARIANTS: [Variant; 5] = [
+static VARIANTS: [Variant; 7] = [
     Variant::new(
         "brandubh",
         "Brandubh",
-        "seed 004 (rules implemented here)",
+        "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
+        "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
         7,
         BRANDUBH_START,
         Escape::Corners,
@@ -300,11 +345,13 @@ static VARIANTS: [Variant; 5] = [
         Some(120),
         NoMovesOutcome::Loses,
         true,
+        Features::BASIC,
     ),
     Variant::new(
         "tablut",
         "Tablut",
-        "seed 004 (rules implemented here)",
+        "The 9x9 Sami game: the king escapes to any edge square.",
+        "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
         9,
         TABLUT_START,
         Escape::Edges,
@@ -317,11 +364,13 @@ static VARIANTS: [Variant; 5] = [
         Some(120),
         NoMovesOutcome::Loses,
         true,
+        Features::BASIC,
     ),
     Variant::new(
         "tawlbwrdd",
         "Tawlbwrdd",
-        "seed 003",
+        "The Welsh game on 11x11: the king escapes to any edge square.",
+        "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
         11,
         TAWLBWRDD_START,
         Escape::Edges,
@@ -334,11 +383,13 @@ static VARIANTS: [Variant; 5] = [
         None,
         NoMovesOutcome::Draw,
         false,
+        Features::BASIC,
     ),
     Variant::new(
         "brandubh-classic",
         "Brandubh (classic)",
-        "seeds 000, 001",
+        "Brandubh with a strong king on the throne; repeating a position three times loses.",
+        "Brandubh in the reconstruction found in most tafl books and apps",
         7,
         BRANDUBH_START,
         Escape::Corners,
@@ -351,11 +402,13 @@ static VARIANTS: [Variant; 5] = [
         None,
         NoMovesOutcome::Loses,
         false,
+        Features::BASIC,
     ),
     Variant::new(
         "tablut-linnaeus",
         "Tablut (Linnaeus)",
-        "seed 002",
+        "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
+        "Tablut after Linnaeus's 1732 diary, in its most literal reading",
         9,
         TABLUT_START,
         Escape::Edges,
@@ -368,6 +421,55 @@ static VARIANTS: [Variant; 5] = [
         None,
         NoMovesOutcome::Draw,
         false,
+        Features::BASIC,
+    ),
+    Variant::new(
+        "copenhagen",
+        "Copenhagen Hnefatafl",
+        "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
+        "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
+        11,
+        HNEFATAFL_START,
+        Escape::Corners,
+        KingCapture::FourSides,
+        true,
+        Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::DefendersLose,
+        },
+        None,
+        NoMovesOutcome::Loses,
+        false,
+        Features {
+            king_armed: true,
+            shieldwall: true,
+            edge_forts: true,
+            encirclement: true,
+        },
+    ),
+    Variant::new(
+        "fetlar",
+        "Fetlar Hnefatafl",
+        "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
+        "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
+        11,
+        HNEFATAFL_START,
+        Escape::Corners,
+        KingCapture::FourSides,
+        true,
+        Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        None,
+        NoMovesOutcome::Loses,
+        false,
+        Features {
+            king_armed: true,
+            shieldwall: false,
+            edge_forts: false,
+            encirclement: true,
+        },
     ),
 ];
 

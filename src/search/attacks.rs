@@ -138,8 +138,8 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
         let two_ranks = 2 * crate::rules::STRIDE as u32;
         ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
     };
-    // The one free side of a king whose other sides are attackers (or `hard`).
-    // Only the throne and the squares beside it ask for this, never an edge.
+    // The one free side of a king whose other sides are attackers (or `hard`);
+    // never on an edge, where a side is off the board.
     let enclosed = |hard: u128| {
         let missing = around & !hard;
         if around.count_ones() == 4 && missing.count_ones() == 1 {
@@ -158,6 +158,10 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
             enclosed(att | bit(g.throne.index()))
         }
         KingCapture::ThroneFourBesideThree => custodial(),
+        KingCapture::FourSides if g.beside_throne.0 & king != 0 => {
+            enclosed(att | bit(g.throne.index()))
+        }
+        KingCapture::FourSides => enclosed(att),
     };
     if targets == 0 {
         return None;
@@ -184,7 +188,8 @@ pub(crate) fn king_capture(pos: &Position) -> Option<Move> {
 }
 
 /// The empty squares where a piece of `side` arriving captures an enemy soldier
-/// (custodial capture against a friendly piece or an empty hostile square).
+/// (custodial capture against a friendly piece or an empty hostile square, or a
+/// shieldwall).
 #[inline]
 pub(crate) fn capture_squares(pos: &Position, side: Side) -> u128 {
     let v = pos.variant();
@@ -207,7 +212,7 @@ pub(crate) fn capture_squares(pos: &Position, side: Side) -> u128 {
             squares |= g.shift(BitBoard(q), od).0 & empty;
         }
     }
-    squares
+    squares | pos.shieldwall_targets(side).0
 }
 
 /// Whether `m` is a move of the side to move (for a move read from the

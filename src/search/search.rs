@@ -9,8 +9,8 @@
 //! no-capture limit).
 
 use crate::rules::{
-    BitBoard, DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Position,
-    RepetitionOutcome, Side, repetitions,
+    BitBoard, DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Outcome, Position, Side,
+    repetitions,
 };
 
 use super::attacks::{
@@ -113,37 +113,26 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
         let win = MATE - ply as i32;
+        let score = |end: Outcome| match end.winner {
+            None => DRAW,
+            Some(side) if side == pos.side_to_move() => win,
+            Some(_) => -win,
+        };
         if pos.is_decided() {
-            let winner = if pos.king().is_none() {
-                Side::Attackers
-            } else {
-                Side::Defenders
-            };
-            return Some(if winner == pos.side_to_move() {
-                win
-            } else {
-                -win
-            });
+            return pos.decided().map(score);
         }
-        let v = pos.variant();
         let counter = pos.plies_since_capture();
-        let limit = v.no_capture_limit.is_some_and(|l| counter >= l);
-        let repeated =
-            counter >= 4 && repetitions(&self.keys, counter) >= v.repetition.occurrence as usize;
-        if !(limit || repeated) {
-            return None;
-        }
+        // No position can repeat within four plies of a capture.
+        let reps = if counter >= 4 {
+            repetitions(&self.keys, counter)
+        } else {
+            1
+        };
+        let end = pos.outcome_after_moves(reps)?;
         if !pos.has_moves() {
             return Some(no_moves_score(pos, ply));
         }
-        if repeated {
-            return Some(match v.repetition.outcome {
-                RepetitionOutcome::Draw => DRAW,
-                // The side that made the repeating move loses: the side to move wins.
-                RepetitionOutcome::MoverLoses => win,
-            });
-        }
-        Some(DRAW)
+        Some(score(end))
     }
 
     /// The principal variation of a node won by one move.

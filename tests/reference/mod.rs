@@ -1,4 +1,4 @@
-//! A deliberately simple second implementation of docs/rules.md, written from the rules
+//! A deliberately simple second implementation of the rules, written from the rules
 //! text and not from `src/rules`: a board of `char`s, plain loops, whole boards
 //! compared for repetition. It is slow and obvious on purpose; the property tests
 //! check the engine against it move by move.
@@ -18,6 +18,8 @@ pub enum KingRule {
     FourThreeTwo,
     /// brandubh-classic: 4 on the throne, else 2 or an attacker and an empty corner.
     FourOrTwo,
+    /// copenhagen, fetlar: 4 everywhere, 3 beside the throne; never on the edge.
+    Four,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,9 +39,17 @@ pub struct Rules {
     /// No legal move: the side to move loses (else draw).
     pub stalemate_loses: bool,
     pub attackers_eliminated: bool,
+    /// Rows along the edge fall to a bracketing move.
+    pub shieldwall: bool,
+    /// The defenders win with an unbreakable fort around the king on the edge.
+    pub forts: bool,
+    /// The attackers win once no defender can reach the edge.
+    pub encirclement: bool,
+    /// A repetition makes the defenders lose, whoever made it.
+    pub repetition_defenders_lose: bool,
 }
 
-pub const RULES: [Rules; 5] = [
+pub const RULES: [Rules; 7] = [
     Rules {
         id: "brandubh",
         size: 7,
@@ -51,6 +61,10 @@ pub const RULES: [Rules; 5] = [
         no_capture_limit: Some(120),
         stalemate_loses: true,
         attackers_eliminated: true,
+        shieldwall: false,
+        forts: false,
+        encirclement: false,
+        repetition_defenders_lose: false,
     },
     Rules {
         id: "tablut",
@@ -63,6 +77,10 @@ pub const RULES: [Rules; 5] = [
         no_capture_limit: Some(120),
         stalemate_loses: true,
         attackers_eliminated: true,
+        shieldwall: false,
+        forts: false,
+        encirclement: false,
+        repetition_defenders_lose: false,
     },
     Rules {
         id: "tawlbwrdd",
@@ -75,6 +93,10 @@ pub const RULES: [Rules; 5] = [
         no_capture_limit: None,
         stalemate_loses: false,
         attackers_eliminated: false,
+        shieldwall: false,
+        forts: false,
+        encirclement: false,
+        repetition_defenders_lose: false,
     },
     Rules {
         id: "brandubh-classic",
@@ -87,6 +109,10 @@ pub const RULES: [Rules; 5] = [
         no_capture_limit: None,
         stalemate_loses: true,
         attackers_eliminated: false,
+        shieldwall: false,
+        forts: false,
+        encirclement: false,
+        repetition_defenders_lose: false,
     },
     Rules {
         id: "tablut-linnaeus",
@@ -99,6 +125,42 @@ pub const RULES: [Rules; 5] = [
         no_capture_limit: None,
         stalemate_loses: false,
         attackers_eliminated: false,
+        shieldwall: false,
+        forts: false,
+        encirclement: false,
+        repetition_defenders_lose: false,
+    },
+    Rules {
+        id: "copenhagen",
+        size: 11,
+        corners: true,
+        king: KingRule::Four,
+        reentry: true,
+        repetition_at: 3,
+        repetition_loses: false,
+        no_capture_limit: None,
+        stalemate_loses: true,
+        attackers_eliminated: false,
+        shieldwall: true,
+        forts: true,
+        encirclement: true,
+        repetition_defenders_lose: true,
+    },
+    Rules {
+        id: "fetlar",
+        size: 11,
+        corners: true,
+        king: KingRule::Four,
+        reentry: true,
+        repetition_at: 3,
+        repetition_loses: false,
+        no_capture_limit: None,
+        stalemate_loses: true,
+        attackers_eliminated: false,
+        shieldwall: false,
+        forts: false,
+        encirclement: true,
+        repetition_defenders_lose: false,
     },
 ];
 
@@ -111,6 +173,9 @@ pub fn rules(id: &str) -> &'static Rules {
 
 /// The start positions, written out again from docs/rules.md.
 pub fn start(id: &str) -> &'static str {
+    if rules(id).corners && rules(id).size == 11 {
+        return "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0";
+    }
     match rules(id).size {
         7 => "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
         9 => "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
@@ -129,6 +194,9 @@ pub struct Pos {
     pub side: char,
     pub counter: u32,
 }
+
+/// The squares of one edge in order, with the direction into the board.
+type EdgeLine = (Vec<(usize, usize)>, (i32, i32));
 
 /// `(from, to)` as `(file, rank)` pairs.
 pub type RMove = ((usize, usize), (usize, usize));
@@ -365,6 +433,7 @@ impl Pos {
                     attacker_beyond
                 }
             }
+            KingRule::Four => all_round_but(beside_throne.then_some(throne)),
             KingRule::FourOrTwo => {
                 if k == throne {
                     all_round_but(None)
@@ -401,6 +470,13 @@ impl Pos {
                 captured.push(q);
             }
         }
+        if self.rules.shieldwall {
+            for q in self.shieldwall(to, mover) {
+                if !captured.contains(&q) {
+                    captured.push(q);
+                }
+            }
+        }
         for &q in &captured {
             self.board[q.1][q.0] = '.';
         }
@@ -412,6 +488,167 @@ impl Pos {
         self.side = if self.side == 'a' { 'd' } else { 'a' };
         captured.sort();
         captured
+    }
+
+    /// The soldiers a shieldwall takes after `mover`'s piece arrived on `to`.
+    fn shieldwall(&self, to: (usize, usize), mover: char) -> Vec<(usize, usize)> {
+        let outward: Vec<(i32, i32)> = DIRS
+            .iter()
+            .copied()
+            .filter(|&d| self.step(to, d).is_none())
+            .collect();
+        if outward.len() != 1 {
+            return Vec::new();
+        }
+        let front = (-outward[0].0, -outward[0].1);
+        let mut taken = Vec::new();
+        for along in [(front.1, front.0), (-front.1, -front.0)] {
+            let mut row = Vec::new();
+            let mut sq = self.step(to, along);
+            while let Some(s) = sq {
+                let c = self.at(s);
+                let faced = self
+                    .step(s, front)
+                    .is_some_and(|f| Pos::belongs(self.at(f), mover));
+                if c == '.' || Pos::belongs(c, mover) || !faced {
+                    break;
+                }
+                row.push(s);
+                sq = self.step(s, along);
+            }
+            let closed = sq.is_some_and(|e| {
+                Pos::belongs(self.at(e), mover) || (self.at(e) == '.' && self.is_corner(e))
+            });
+            if row.len() >= 2 && closed {
+                taken.extend(row.into_iter().filter(|&q| self.at(q) != 'K'));
+            }
+        }
+        taken
+    }
+
+    /// The edge-fort rule, step by step as the rules document defines it.
+    pub fn edge_fort(&self) -> bool {
+        let Some(k) = self.king() else { return false };
+        if !self.on_edge(k) {
+            return false;
+        }
+        let near = |sq: (usize, usize)| -> Vec<(usize, usize)> {
+            DIRS.iter().filter_map(|&d| self.step(sq, d)).collect()
+        };
+        if !near(k).iter().any(|&q| self.at(q) == '.') {
+            return false;
+        }
+        let mut inside = vec![k];
+        let mut i = 0;
+        while i < inside.len() {
+            for q in near(inside[i]) {
+                if self.at(q) == '.' && !inside.contains(&q) {
+                    inside.push(q);
+                }
+            }
+            i += 1;
+        }
+        let mut wall = Vec::new();
+        for &q in &inside {
+            for r in near(q) {
+                match self.at(r) {
+                    't' => return false,
+                    'T' if !wall.contains(&r) => wall.push(r),
+                    _ => {}
+                }
+            }
+        }
+        let mut safe = wall.clone();
+        loop {
+            let held = |q: (usize, usize), safe: &Vec<(usize, usize)>| {
+                inside.contains(&q) || safe.contains(&q)
+            };
+            let guarded = |d: (usize, usize), a: (i32, i32)| {
+                let one = self.step(d, a).is_none_or(|q| held(q, &safe));
+                let other = self.step(d, (-a.0, -a.1)).is_none_or(|q| held(q, &safe));
+                one || other
+            };
+            let mut keep: Vec<(usize, usize)> = safe
+                .iter()
+                .copied()
+                .filter(|&d| guarded(d, (0, 1)) && guarded(d, (1, 0)))
+                .collect();
+            if self.rules.shieldwall {
+                let n = self.n();
+                // Each edge as a line of squares, with the inward direction.
+                let lines: [EdgeLine; 4] = [
+                    ((0..n).map(|f| (f, 0)).collect(), (0, 1)),
+                    ((0..n).map(|f| (f, n - 1)).collect(), (0, -1)),
+                    ((0..n).map(|r| (0, r)).collect(), (1, 0)),
+                    ((0..n).map(|r| (n - 1, r)).collect(), (-1, 0)),
+                ];
+                let piece = |q: (usize, usize)| matches!(self.at(q), 'T' | 'K');
+                let snapshot = keep.clone();
+                let held_now = |q: (usize, usize)| inside.contains(&q) || snapshot.contains(&q);
+                for (line, front) in &lines {
+                    let mut i = 0;
+                    while i < line.len() {
+                        if !piece(line[i]) {
+                            i += 1;
+                            continue;
+                        }
+                        let mut j = i;
+                        while j < line.len() && piece(line[j]) {
+                            j += 1;
+                        }
+                        let row = &line[i..j];
+                        let shielded = row
+                            .iter()
+                            .any(|&q| self.step(q, *front).is_some_and(held_now));
+                        let open = |e: Option<&(usize, usize)>| {
+                            e.is_some_and(|&e| !(self.at(e) == '.' && held_now(e)))
+                        };
+                        let before = if i > 0 { line.get(i - 1) } else { None };
+                        if row.len() >= 2 && !shielded && open(before) && open(line.get(j)) {
+                            keep.retain(|q| !row.contains(q));
+                        }
+                        i = j;
+                    }
+                }
+            }
+            if keep.len() == safe.len() {
+                break;
+            }
+            safe = keep;
+        }
+        safe.len() == wall.len()
+    }
+
+    /// Whether no defender, nor the king, can reach the edge.
+    pub fn encircled(&self) -> bool {
+        let mut reach = Vec::new();
+        for rank in 0..self.n() {
+            for file in 0..self.n() {
+                if matches!(self.board[rank][file], 'T' | 'K') {
+                    reach.push((file, rank));
+                }
+            }
+        }
+        if reach.is_empty() {
+            return false;
+        }
+        let mut i = 0;
+        while i < reach.len() {
+            let sq = reach[i];
+            if self.on_edge(sq) {
+                return false;
+            }
+            for d in DIRS {
+                if let Some(q) = self.step(sq, d)
+                    && self.at(q) != 't'
+                    && !reach.contains(&q)
+                {
+                    reach.push(q);
+                }
+            }
+            i += 1;
+        }
+        true
     }
 
     /// The position string: ranks from the top, runs of empties as numbers.
@@ -496,6 +733,12 @@ impl Game {
         if r.attackers_eliminated && p.count('t') == 0 {
             return Some(("defenders", "attackers_eliminated"));
         }
+        if r.forts && p.edge_fort() {
+            return Some(("defenders", "edge_fort"));
+        }
+        if r.encirclement && p.encircled() {
+            return Some(("attackers", "encircled"));
+        }
         if p.moves().is_empty() {
             let other = if p.side == 'a' { 'd' } else { 'a' };
             return Some(if r.stalemate_loses {
@@ -512,7 +755,9 @@ impl Game {
         if seen >= r.repetition_at {
             // The side that made the repeating move is the one not to move now.
             let maker = if p.side == 'a' { 'd' } else { 'a' };
-            return Some(if r.repetition_loses {
+            return Some(if r.repetition_defenders_lose {
+                ("attackers", "repetition")
+            } else if r.repetition_loses {
                 let other = if maker == 'a' { 'd' } else { 'a' };
                 (win(other), "repetition")
             } else {

@@ -45,6 +45,8 @@ fn reason(r: ReasonDto) -> &'static str {
         ReasonDto::NoLegalMoves => "no_legal_moves",
         ReasonDto::Repetition => "repetition",
         ReasonDto::NoCaptureLimit => "no_capture_limit",
+        ReasonDto::EdgeFort => "edge_fort",
+        ReasonDto::Encircled => "encircled",
     }
 }
 

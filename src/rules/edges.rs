@@ -1,0 +1,263 @@
+//! The rules that look beyond a piece's neighbours: shieldwall captures along an
+//! edge, edge forts and encirclement. Each is a flood or a walk over bitboards.
+
+use super::bitboard::BitBoard;
+use super::position::Position;
+use super::variant::{Geometry, Variant};
+
+#[inline]
+const fn bit(index: usize) -> u128 {
+    1u128 << index
+}
+
+/// Every square next to a square of `b` (orthogonally), on the board.
+#[inline]
+fn around(g: &Geometry, b: u128) -> u128 {
+    let b = BitBoard(b);
+    (g.shift(b, 0) | g.shift(b, 1) | g.shift(b, 2) | g.shift(b, 3)).0
+}
+
+/// The direction from an edge square towards the middle of the board, or `None`
+/// for a square off the edge or in a corner.
+#[inline]
+fn inward(g: &Geometry, index: usize) -> Option<usize> {
+    let last = g.size as usize - 1;
+    let stride = super::square::STRIDE as usize;
+    let (file, rank) = (index % stride, index / stride);
+    let on_rank_edge = rank == 0 || rank == last;
+    let on_file_edge = file == 0 || file == last;
+    match (on_rank_edge, on_file_edge) {
+        (true, false) => Some(if rank == 0 { 0 } else { 2 }),
+        (false, true) => Some(if file == 0 { 1 } else { 3 }),
+        _ => None,
+    }
+}
+
+/// The square next to `index` in direction `dir`, as an index.
+#[inline]
+fn step(g: &Geometry, index: usize, dir: usize) -> Option<usize> {
+    let n = g.neighbour[dir][index];
+    (n != super::variant::NONE).then_some(n as usize)
+}
+
+/// The pieces a shieldwall takes when a piece has just arrived on `to`: walking
+/// along the edge from `to`, a run of two or more `prey` pieces each faced by one
+/// of `hammers` on the square in front of it, closed at the far end by one of
+/// `hammers` or an empty hostile edge square (a corner). The run stops at the
+/// first square that is not such a piece, so the whole row must be bracketed.
+/// The king is never taken this way.
+pub(crate) fn shieldwall(
+    pos: &Position,
+    to: usize,
+    hammers: u128,
+    prey: u128,
+    occupied: u128,
+) -> u128 {
+    let v: &Variant = pos.variant;
+    let g = &v.geometry;
+    let Some(front) = inward(g, to) else {
+        return 0;
+    };
+    let brackets = hammers | (v.hostile.0 & g.edges.0 & !occupied);
+    let mut taken = 0;
+    for along in [(front + 1) & 3, (front + 3) & 3] {
+        let mut run = 0u128;
+        let mut members = 0;
+        let mut sq = step(g, to, along);
+        let end = loop {
+            let Some(s) = sq else { break None };
+            let faced = step(g, s, front).is_some_and(|f| hammers & bit(f) != 0);
+            if prey & bit(s) != 0 && faced {
+                run |= bit(s);
+                members += 1;
+                sq = step(g, s, along);
+            } else {
+                break Some(s);
+            }
+        };
+        if members >= 2 && end.is_some_and(|e| brackets & bit(e) != 0) {
+            taken |= run;
+        }
+    }
+    taken & !pos.king.0
+}
+
+/// Whether the king stands in an edge fort: he is on the edge, can move, no
+/// attacker can reach him, and no defender walling him in can ever be captured.
+/// See the rules document for the algorithm step by step.
+pub(crate) fn edge_fort(pos: &Position) -> bool {
+    let v = pos.variant;
+    let g = &v.geometry;
+    let king = pos.king.0;
+    if king & g.edges.0 == 0 {
+        return false;
+    }
+    let occupied = pos.occupied().0;
+    let empty = g.board.0 & !occupied;
+    if around(g, king) & empty == 0 {
+        return false;
+    }
+    // The fort's inside: the king and the empty squares he can walk to.
+    let mut inside = king;
+    loop {
+        let next = inside | (around(g, inside) & empty);
+        if next == inside {
+            break;
+        }
+        inside = next;
+    }
+    let rim = around(g, inside) & !inside;
+    if rim & pos.attackers.0 != 0 {
+        return false;
+    }
+    let wall = rim & pos.defenders.0;
+    // No attacker can ever stand inside. An empty corner inside counts as held
+    // too: the king can walk to it, so the fort wins whatever happens to its wall.
+    let closed = inside;
+    // The defenders of the wall that can never be captured, as a greatest fixed
+    // point: start from all of them and drop any that some attackers could take.
+    let mut safe = wall;
+    loop {
+        let held = closed | safe;
+        let guarded = |index: usize, a: usize, b: usize| {
+            step(g, index, a).is_none_or(|s| held & bit(s) != 0)
+                || step(g, index, b).is_none_or(|s| held & bit(s) != 0)
+        };
+        let mut keep = 0;
+        for d in BitBoard(safe) {
+            let i = d.index();
+            if guarded(i, 0, 2) && guarded(i, 1, 3) {
+                keep |= bit(i);
+            }
+        }
+        if v.features.shieldwall {
+            keep &= !breakable_rows(g, keep, closed | keep, pos.defenders.0 | king, empty);
+        }
+        if keep == safe {
+            break;
+        }
+        safe = keep;
+    }
+    safe == wall
+}
+
+/// The squares of `safe` that sit in a row along an edge which a shieldwall could
+/// take: a row (of defenders and the king) of two or more with every member's
+/// front square open to an attacker and both ends open to a bracket.
+fn breakable_rows(g: &Geometry, safe: u128, held: u128, pieces: u128, empty: u128) -> u128 {
+    let last = g.size as usize - 1;
+    let stride = super::square::STRIDE as usize;
+    let mut breakable = 0;
+    // Each edge: its first square, the direction along it and the inward one.
+    let edges = [(0, 1, 0), (last * stride, 1, 2), (0, 0, 1), (last, 0, 3)];
+    for (start, along, front) in edges {
+        let mut sq = Some(start);
+        let mut before = None;
+        while let Some(s) = sq {
+            if pieces & bit(s) == 0 {
+                before = Some(s);
+                sq = step(g, s, along);
+                continue;
+            }
+            // A maximal row from `s`.
+            let mut row = 0u128;
+            let mut members = 0;
+            let mut shielded = false;
+            let mut cur = Some(s);
+            while let Some(c) = cur {
+                if pieces & bit(c) == 0 {
+                    break;
+                }
+                row |= bit(c);
+                members += 1;
+                shielded |= step(g, c, front).is_some_and(|f| held & bit(f) != 0);
+                cur = step(g, c, along);
+            }
+            // An end inside the fort (empty and held) can never hold a bracket.
+            let open_end = |e: Option<usize>| e.is_some_and(|e| held & empty & bit(e) == 0);
+            if members >= 2 && !shielded && open_end(before) && open_end(cur) {
+                breakable |= row & safe;
+            }
+            before = cur;
+            sq = cur.and_then(|c| step(g, c, along));
+        }
+    }
+    breakable
+}
+
+/// Whether no defender, nor the king, can reach the edge: a flood from them
+/// through every square not held by an attacker stays off the edge.
+pub(crate) fn encircled(pos: &Position) -> bool {
+    let g = &pos.variant.geometry;
+    let free = g.board.0 & !pos.attackers.0;
+    let mut reach = pos.defenders.0 | pos.king.0;
+    if reach == 0 {
+        return false;
+    }
+    loop {
+        if reach & g.edges.0 != 0 {
+            return false;
+        }
+        let next = reach | (around(g, reach) & free);
+        if next == reach {
+            return true;
+        }
+        reach = next;
+    }
+}
+
+/// The empty edge squares where a piece of `side` arriving would take a row by
+/// the shieldwall rule (what [`shieldwall`] would find there).
+pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u128 {
+    use super::square::Side;
+    let v = pos.variant;
+    let g = &v.geometry;
+    let occupied = pos.occupied().0;
+    let (hammers, prey) = match side {
+        Side::Attackers => (pos.attackers.0, pos.defenders.0 | pos.king.0),
+        Side::Defenders if v.features.king_armed => (pos.defenders.0 | pos.king.0, pos.attackers.0),
+        Side::Defenders => (pos.defenders.0, pos.attackers.0),
+    };
+    let empty = g.board.0 & !occupied;
+    let brackets = hammers | (v.hostile.0 & g.edges.0 & empty);
+    let last = g.size as usize - 1;
+    let stride = super::square::STRIDE as usize;
+    let edges = [(0, 1, 0), (last * stride, 1, 2), (0, 0, 1), (last, 0, 3)];
+    let mut targets = 0;
+    for (start, along, front) in edges {
+        let faced = |s: usize| {
+            prey & bit(s) != 0 && step(g, s, front).is_some_and(|f| hammers & bit(f) != 0)
+        };
+        let mut before: Option<usize> = None;
+        let mut sq = Some(start);
+        while let Some(s) = sq {
+            if !faced(s) {
+                before = Some(s);
+                sq = step(g, s, along);
+                continue;
+            }
+            let mut members = 0;
+            let mut cur = Some(s);
+            while let Some(c) = cur {
+                if !faced(c) {
+                    break;
+                }
+                members += 1;
+                cur = step(g, c, along);
+            }
+            if members >= 2
+                && let (Some(a), Some(b)) = (before, cur)
+            {
+                if brackets & bit(a) != 0 && empty & bit(b) != 0 {
+                    targets |= bit(b);
+                }
+                if brackets & bit(b) != 0 && empty & bit(a) != 0 {
+                    targets |= bit(a);
+                }
+            }
+            before = cur;
+            sq = cur.and_then(|c| step(g, c, along));
+        }
+    }
+    targets & !v.geometry.corners.0
+}
