@@ -28,11 +28,19 @@ pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiErro
     })
 }
 
-/// Play a move.
+/// Play a move
+///
+/// Plays `moves` (default none) from `position` (default: the preset's start), then
+/// `move`, and answers the move in canonical form, the squares it captured, the
+/// position reached, the side to move and whether the game is over.
+///
+/// Refusals are problem documents: 400 for malformed JSON, a malformed position or
+/// move (`field` is `move`, or `moves` with `index`; `column`); 404 for an unknown
+/// variant; 413 for a body over the limit; 415 for a body that is not JSON; 422 for
+/// a move the rules refuse (illegal, after the end of the game, a capture suffix
+/// that does not match), a position the preset refuses, or too many moves.
 #[utoipa::path(
     tag = "rules",
-    summary = "Play a move",
-    description = "Plays `moves` (default none) from `position` (default: the preset's start), then `move`, and answers the move in canonical form, the squares it captured, the position reached, the side to move and whether the game is over.\n\nRefusals are problem documents: 400 for malformed JSON, a malformed position or move (`field` is `move`, or `moves` with `index`; `column`); 404 for an unknown variant; 413 for a body over the limit; 415 for a body that is not JSON; 422 for a move the rules refuse (illegal, after the end of the game, a capture suffix that does not match), a position the preset refuses, or too many moves.",
     request_body(content = PlayRequest, description = "The game and the move", content_type = "application/json",
         examples(
             ("1_opening" = (summary = "A first move", value = json!({"variant": "tablut", "move": "d9-d8"}))),
@@ -44,6 +52,7 @@ pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiErro
             ("illegal_move" = (summary = "A defender's piece moved on the attackers' turn", value = json!({"variant": "brandubh", "move": "d5-e5"}))),
             ("malformed_move" = (summary = "A square off the notation", value = json!({"variant": "brandubh", "move": "d7-z4"}))),
             ("missing_move" = (summary = "No `move` field", value = json!({"variant": "brandubh"}))),
+            ("unknown_variant" = (summary = "No such preset", value = json!({"variant": "chess", "move": "d7-d6"}))),
         )
     ),
     responses(
@@ -59,9 +68,12 @@ pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiErro
             ("malformed_move" = (summary = "A square off the notation", value = json!(examples::play_malformed_move()))),
             ("missing_move" = (summary = "No `move` field", value = json!(examples::play_missing_move()))),
          )),
-        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::moves_unknown_variant()))))),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
+         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
+         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
         (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
          examples(
             ("capture_mismatch" = (summary = "A capture suffix that does not match", value = json!(examples::play_capture_mismatch()))),
