@@ -270,3 +270,52 @@ fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
         assert_eq!(get("10.0.0.1, 203.0.113.1"), 429, "trust {trust}");
     }
 }
+
+#[test]
+fn a_long_batch_lets_a_single_request_through_between_items() {
+    // One search thread: the batch holds it one item at a time, and a request that
+    // arrives meanwhile is served before the batch's later items.
+    let s = server(ServerConfig {
+        search_threads: Some(1),
+        search_queue: 4,
+        ..ServerConfig::default()
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    let batch = {
+        let url = format!("{}/v1/analyze/batch", s.url());
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            // Different `multipv`: four cache keys, four searches.
+            let items: Vec<Value> = (1..=4)
+                .map(|m| json!({"variant": "tawlbwrdd", "time_ms": 600, "multipv": m}))
+                .collect();
+            let (status, body, _) = call(&url, &[], &json!({ "items": items }));
+            let _ = tx.send("batch");
+            (status, body)
+        })
+    };
+    // Wait until the batch is searching.
+    let metrics = format!("{}/metrics", s.url());
+    for _ in 0..200 {
+        let text = ureq::get(&metrics).call().unwrap().into_string().unwrap();
+        if text.contains("branan_search_pending 1") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let (status, single, _) = call(
+        &format!("{}/v1/analyze", s.url()),
+        &[],
+        &json!({"variant": "brandubh", "depth": 1}),
+    );
+    let _ = tx.send("single");
+    assert_eq!(status, 200, "{single}");
+    let (status, body) = batch.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["results"].as_array().map(Vec::len), Some(4));
+    assert_eq!(
+        rx.recv().unwrap(),
+        "single",
+        "the batch starved the request"
+    );
+}
