@@ -77,12 +77,14 @@ fn analyze_answers_legal_lines_and_caches_them() {
     assert_eq!(second["cached"], json!(true));
     assert_eq!(second["best_move"], first["best_move"]);
     assert_eq!(second["pv"], first["pv"]);
-    // A shallower request is answered from the deeper result too.
+    // A shallower request is searched with its own limits (its answer is what a
+    // fresh depth-2 search gives, not the deeper cached one).
     let (_, third, _) = post(
         &url,
         &json!({"variant": "brandubh", "moves": ["d7-f7"], "depth": 2, "multipv": 2}),
     );
-    assert_eq!(third["cached"], json!(true));
+    assert_eq!(third["cached"], json!(false));
+    assert_eq!(third["depth"], json!(2));
     // The figures show in /metrics.
     let metrics = ureq::get(&format!("{}/metrics", s.url()))
         .call()
@@ -90,11 +92,11 @@ fn analyze_answers_legal_lines_and_caches_them() {
         .into_string()
         .unwrap();
     assert!(
-        metrics.contains("branan_analysis_cache_hits 2"),
+        metrics.contains("branan_analysis_cache_hits 1"),
         "{metrics}"
     );
     assert!(
-        metrics.contains("branan_analysis_cache_misses 1"),
+        metrics.contains("branan_analysis_cache_misses 2"),
         "{metrics}"
     );
 }

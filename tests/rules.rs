@@ -972,7 +972,7 @@ fn bad_position_strings_name_the_field_and_column() {
     assert!(matches!(
         Setup::parse("3t3/3t3/3x3/ttTKTtt/3T3/3t3/3t3 a 0"),
         Err(ParseError::BadCharacter {
-            rank: 3,
+            rank: 5,
             found: 'x',
             ..
         })
@@ -980,7 +980,7 @@ fn bad_position_strings_name_the_field_and_column() {
     assert!(matches!(
         Setup::parse("3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2 a 0"),
         Err(ParseError::RankLength {
-            rank: 7,
+            rank: 1,
             found: 6,
             expected: 7,
             ..

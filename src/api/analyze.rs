@@ -16,9 +16,10 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::api::AppState;
 use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
 use crate::api::config::ServerConfig;
-use crate::api::dto::{SideDto, StatusDto, position_fields};
+use crate::api::dto::{PiecesDto, SideDto, StatusDto, position_fields};
 use crate::api::error::{ApiError, Problem};
-use crate::api::extract::ApiJson;
+use crate::api::examples;
+use crate::api::extract::{ApiJson, from_json_value};
 use crate::api::game::{BuiltGame, Limits as GameLimits, build_game};
 use crate::api::metrics::{Counter, Metrics};
 use crate::api::pool::{SearchPool, SubmitError};
@@ -87,12 +88,55 @@ pub struct LineDto {
     pub pv: Vec<String>,
 }
 
+/// The engine that made an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Engine, example = json!({"name": "branan", "version": "0.1.0"}))]
+pub struct EngineDto {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+/// This build's engine.
+pub const ENGINE: EngineDto = EngineDto {
+    name: env!("CARGO_PKG_NAME"),
+    version: env!("CARGO_PKG_VERSION"),
+};
+
+/// The limits a search ran with, after clamping to the server's maximums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = AppliedLimits)]
+pub struct LimitsDto {
+    /// Time budget in milliseconds (it also bounds depth- and node-limited
+    /// searches: the server's maximum then).
+    pub time_ms: Option<u64>,
+    /// Deepest iteration allowed (`null`: none but the time).
+    #[schema(required = true)]
+    pub depth: Option<u32>,
+    /// Node budget (`null`: none).
+    #[schema(required = true)]
+    pub nodes: Option<u64>,
+}
+
+impl From<search::Limits> for LimitsDto {
+    fn from(l: search::Limits) -> LimitsDto {
+        LimitsDto {
+            time_ms: l.time_ms,
+            depth: l.depth,
+            nodes: l.nodes,
+        }
+    }
+}
+
 /// The analysis of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct AnalyzeResponse {
     pub variant: String,
     /// The position analysed (after the listed moves).
     pub position: String,
+    /// The board's side length.
+    pub size: u8,
+    /// The analysed position's pieces by square.
+    pub pieces: PiecesDto,
     pub to_move: SideDto,
     pub status: StatusDto,
     /// The best move; `null` when the game is over.
@@ -110,21 +154,35 @@ pub struct AnalyzeResponse {
     pub nps: u64,
     /// Whether the answer came from the evaluation cache.
     pub cached: bool,
+    /// The limits the search ran with, after clamping to the server's maximums
+    /// (for a cached answer to a time-limited request: those of the search that
+    /// made it).
+    pub limits: LimitsDto,
+    /// The engine that made the analysis.
+    pub engine: EngineDto,
     /// The best lines, best first (with `multipv` above 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineDto>>,
+    /// The item's `id`, echoed (batch items only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub id: Option<serde_json::Value>,
 }
 
 /// A batch of analysis requests.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"items": [{"variant": "brandubh", "depth": 3}, {"variant": "tablut", "depth": 2}]}))]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with `items`, a list of analysis requests"
+)]
+#[schema(example = json!({"items": [{"id": "a", "variant": "brandubh", "depth": 3}, {"id": 2, "variant": "tablut", "depth": 2}]}))]
 pub struct BatchRequest {
     /// Analysis requests (objects with the fields of `POST /v1/analyze`'s
-    /// `AnalyzeRequest`), at most the server's batch limit (256 by default). Each is
-    /// checked on its own: an item that does not fit (not an object, an unknown
-    /// field, a wrong type) gets its own 400 problem in `results` and the others are
-    /// answered, so the schema accepts any JSON value here.
+    /// `AnalyzeRequest`, and an optional `id`, any JSON value, echoed in the item's
+    /// answer), at most the server's batch limit (256 by default). Each is checked on
+    /// its own: an item that does not fit (not an object, an unknown field, a wrong
+    /// type) gets its own 400 problem in `results` and the others are answered, so
+    /// the schema accepts any JSON value here.
     #[schema(value_type = Vec<Value>)]
     pub items: Vec<serde_json::Value>,
 }
@@ -146,16 +204,29 @@ pub struct BatchResponse {
 /// The problem of a batch item not started because the batch's time budget ran out.
 fn batch_budget_spent(index: usize, budget: Option<Duration>) -> Problem {
     let ms = budget.map_or(0, |b| b.as_millis());
-    let mut problem = ApiError::Unavailable {
+    let problem = ApiError::Unavailable {
         detail: format!(
-            "items[{index}]: the batch's time budget of {ms} ms was spent before this item \
-             started; send the remaining items again"
+            "the batch's time budget of {ms} ms was spent before this item started; send \
+             the remaining items again"
         ),
     }
     .problem();
-    problem.field = Some(format!("items[{index}]"));
-    problem.index = Some(index);
-    problem
+    item_problem(index, problem)
+}
+
+/// A problem of batch item `index`: its `field` becomes the path from the batch
+/// (`items[2].moves[3]`), its `index` the item's, and the detail says which item.
+fn item_problem(index: usize, mut p: Problem) -> Problem {
+    let at = format!("items[{index}]");
+    p.field = Some(match (p.field.take(), p.index) {
+        (Some(f), Some(i)) => format!("{at}.{f}[{i}]"),
+        (Some(f), None) if f == "body" => at.clone(),
+        (Some(f), None) => format!("{at}.{f}"),
+        (None, _) => at.clone(),
+    });
+    p.index = Some(index);
+    p.detail = format!("{at}: {}", p.detail);
+    p
 }
 
 /// The analysis limits of the configuration.
@@ -282,18 +353,30 @@ pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<S
     Some(Stored {
         analysis,
         want: p.want,
+        limits: p.limits,
     })
 }
 
-/// The response for a prepared request and its analysis.
+/// The response for a prepared request and a cached or fresh result.
+pub fn respond_stored(p: &Prepared, stored: &Stored, cached: bool) -> AnalyzeResponse {
+    let mut answer = respond(p, &stored.analysis, cached);
+    answer.limits = stored.limits.into();
+    answer
+}
+
+/// The response for a prepared request and its analysis (searched with the
+/// request's limits).
 pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
     let (position, to_move, status) = position_fields(&p.built.game);
+    let pos = p.built.game.position();
     let ms = a.elapsed.as_millis() as u64;
     let nps = (a.nodes as f64 / a.elapsed.as_secs_f64().max(1e-6)) as u64;
     let names = |pv: &[crate::rules::Move]| pv.iter().map(ToString::to_string).collect();
     AnalyzeResponse {
         variant: p.built.variant.id.to_owned(),
         position,
+        size: p.built.variant.size(),
+        pieces: PiecesDto::of(pos),
         to_move,
         status,
         best_move: a.best_move.map(|m| m.to_string()),
@@ -304,6 +387,8 @@ pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
         time_ms: ms,
         nps,
         cached,
+        limits: p.limits.into(),
+        engine: ENGINE,
         lines: (p.multipv > 1).then(|| {
             a.lines
                 .iter()
@@ -314,6 +399,7 @@ pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
                 })
                 .collect()
         }),
+        id: None,
     }
 }
 
@@ -399,17 +485,17 @@ impl AnalysisService {
     /// Analyses one prepared request (cache, then pool).
     pub async fn analyze(&self, p: Prepared) -> Result<AnalyzeResponse, Overloaded> {
         let cache = Arc::clone(&self.cache);
-        let key = CacheKey::of(&p.built.game, p.multipv);
+        let key = CacheKey::of(&p.built.game, p.multipv, &p.want);
         // A cached answer needs no search thread.
         if let Some(stored) = cache.lookup(&key, &p.want) {
             self.searches.inc();
-            return Ok(respond(&p, &stored.analysis, true));
+            return Ok(respond_stored(&p, &stored, true));
         }
         let answer = self
             .on_pool(move |searcher, stop| {
                 let want = p.want;
                 let got = cache.get_or_compute(key, want, || run(&p, searcher, stop));
-                got.map(|(stored, cached)| respond(&p, &stored.analysis, cached))
+                got.map(|(stored, cached)| respond_stored(&p, &stored, cached))
             })
             .await?;
         self.searches.inc();
@@ -422,13 +508,17 @@ impl AnalysisService {
 pub struct Overloaded(pub SubmitError);
 
 impl Overloaded {
-    /// 503 problem+json with `Retry-After`.
-    pub fn response(&self) -> HttpResponse {
-        let mut res = ApiError::Unavailable {
+    /// The 503 problem document.
+    pub fn problem(&self) -> Problem {
+        ApiError::Unavailable {
             detail: format!("{}; retry in {RETRY_AFTER_S} s", self.0),
         }
         .problem()
-        .into_response();
+    }
+
+    /// 503 problem+json with `Retry-After`.
+    pub fn response(&self) -> HttpResponse {
+        let mut res = self.problem().into_response();
         res.headers_mut().insert(
             header::RETRY_AFTER,
             header::HeaderValue::from(RETRY_AFTER_S),
@@ -452,36 +542,64 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Analyse a game.
+/// Best move of a game
+///
+/// Searches the game (`position`, default the preset's start, then `moves`) and
+/// answers the best move, its score from the side to move's point of view
+/// (`{"cp": n}`, 100 = one soldier, or `{"win": n}`: the side to move wins in n
+/// plies, loses in |n| when negative), the principal variation, the depth reached,
+/// nodes, time and speed, the position's pieces by square (`pieces`, `size`), the
+/// limits the search ran with (`limits`, after clamping to the server's maximums)
+/// and the engine's name and version. Repetition counts the listed moves.
+///
+/// Limits: `time_ms` (default 1,000), `depth`, `nodes`, each clamped to the server's
+/// maximum (the time maximum also bounds depth- and node-limited searches).
+/// `multipv` (1..=5) adds the best lines in `lines`. A finished game has
+/// `best_move: null` and its `status`.
+///
+/// Answers are cached (`"cached": true`). A depth- or node-limited request without
+/// `time_ms` is deterministic: it gets exactly what a fresh search with those
+/// limits gives, and is answered from the cache only by a search made with the
+/// same limits. A time-limited request may get a deeper cached answer, from a
+/// search that took at least as long. When every search thread is busy and the
+/// queue is full: 503 with `Retry-After`.
 #[utoipa::path(
     tag = "analysis",
-    summary = "Best move of a game",
-    description = "Searches the game (`position`, default the preset's start, then `moves`) and answers the best move, its score from the side to move's point of view (`{\"cp\": n}`, 100 = one soldier, or `{\"win\": n}`: the side to move wins in n plies, loses in |n| when negative), the principal variation, the depth reached, nodes, time and speed. Repetition counts the listed moves.\n\nLimits: `time_ms` (default 1,000, clamped to the server's maximum), `depth`, `nodes`; with `depth` or `nodes` and no `time_ms` the answer is deterministic. `multipv` (1..=5) adds the best lines in `lines`. A finished game has `best_move: null` and its `status`.\n\nAnswers are cached: a request whose answer is in the cache at least as deep as asked is answered with `\"cached\": true`. When every search thread is busy and the queue is full: 503 with `Retry-After`.",
     request_body(content = AnalyzeRequest, description = "The game and the limits", content_type = "application/json",
         examples(
-            ("opening" = (summary = "Brandubh start, 4 plies", value = json!({"variant": "brandubh", "depth": 4}))),
-            ("escape" = (summary = "The king escapes in one", value = json!({"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "depth": 3}))),
-            ("multipv" = (summary = "Three best lines", value = json!({"variant": "brandubh", "moves": ["d7-f7"], "depth": 3, "multipv": 3}))),
+            ("1_opening" = (summary = "Brandubh start, 4 plies", value = json!({"variant": "brandubh", "depth": 4}))),
+            ("2_escape" = (summary = "The king escapes in one", value = json!({"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "depth": 3}))),
+            ("3_multipv" = (summary = "Three best lines", value = json!({"variant": "brandubh", "moves": ["d7-f7"], "depth": 3, "multipv": 3}))),
             ("bad_multipv" = (summary = "multipv out of range", value = json!({"variant": "brandubh", "multipv": 9}))),
             ("bad_depth" = (summary = "depth 0", value = json!({"variant": "tablut", "depth": 0}))),
+            ("malformed_position" = (summary = "A first rank one square short", value = json!({"variant": "brandubh", "position": "3t2/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0", "depth": 2}))),
+            ("unknown_variant" = (summary = "No such preset", value = json!({"variant": "chess", "depth": 2}))),
         )
     ),
     responses(
         (status = 200, description = "The analysis", body = AnalyzeResponse,
          examples(
-            ("opening_answer" = (summary = "Brandubh start, 4 plies", value = json!({"variant": "brandubh", "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0", "to_move": "attackers", "status": {"over": false, "winner": null, "reason": null}, "best_move": "d2-f2", "score": {"cp": 214}, "pv": ["d2-f2", "d3-e3", "d6-f6", "e3-c3"], "depth": 4, "nodes": 3021, "time_ms": 1, "nps": 3021000, "cached": false}))),
-            ("escape_answer" = (summary = "A win in one ply", value = json!({"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "to_move": "defenders", "status": {"over": false, "winner": null, "reason": null}, "best_move": "b8-b9", "score": {"win": 1}, "pv": ["b8-b9"], "depth": 1, "nodes": 1, "time_ms": 0, "nps": 1000000, "cached": true}))),
+            ("1_opening" = (summary = "Brandubh start, 4 plies", value = json!(examples::analyze_opening()))),
+            ("2_escape" = (summary = "A win in one ply", value = json!(examples::analyze_escape()))),
+            ("3_multipv" = (summary = "Three best lines", value = json!(examples::analyze_multipv()))),
          )),
-        (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json",
+         examples(("malformed_position" = (summary = "A first rank one square short", value = json!(examples::analyze_malformed_position()))))),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::analyze_unknown_variant()))))),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
+         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
+         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
         (status = 422, description = "A limit out of range, a move or position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
          examples(
             ("bad_multipv" = (summary = "multipv out of range", value = json!({"type": "/problems/invalid-field", "title": "Invalid field value", "status": 422, "detail": "`multipv` must be between 1 and 5 (got 9)", "field": "multipv"}))),
             ("bad_depth" = (summary = "depth 0", value = json!({"type": "/problems/invalid-field", "title": "Invalid field value", "status": 422, "detail": "`depth` must be at least 1", "field": "depth"}))),
          )),
-        (status = 503, description = "Every search thread is busy and the queue is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "The client is over its rate limit (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
+         examples(("rate_limited" = (summary = "Too many requests", value = json!(examples::rate_limited()))))),
+        (status = 503, description = "Every search thread is busy and the queue is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
+         examples(("pool_full" = (summary = "Every search thread busy, the queue full", value = json!(examples::pool_full()))))),
     )
 )]
 #[post("/v1/analyze")]
@@ -497,51 +615,144 @@ pub async fn post_analyze(
     })
 }
 
-/// Checks every item of a batch on its own.
-fn prepare_batch(
-    items: &[serde_json::Value],
-    settings: &Settings,
-) -> Vec<Result<Prepared, Box<Problem>>> {
+/// One batch item, checked: its echoed `id` and the request or its problem.
+type BatchEntry = (Option<serde_json::Value>, Result<Prepared, Box<Problem>>);
+
+/// Checks every item of a batch on its own; an item's `id` is taken out first.
+fn prepare_batch(items: Vec<serde_json::Value>, settings: &Settings) -> Vec<BatchEntry> {
     items
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, item)| {
-            let req: AnalyzeRequest = serde_json::from_value(item.clone())
-                .map_err(|e| {
-                    ApiError::MalformedJson {
-                        detail: format!("items[{i}]: {e}"),
-                        path: None,
-                    }
-                    .problem()
-                })
-                .map_err(Box::new)?;
-            prepare(&req, settings).map_err(|e| Box::new(e.problem()))
+        .map(|(i, mut item)| {
+            let id = item.as_object_mut().and_then(|o| o.remove("id"));
+            let checked = from_json_value::<AnalyzeRequest>(item)
+                .and_then(|req| prepare(&req, settings))
+                .map_err(|e| Box::new(item_problem(i, e.problem())));
+            (id, checked)
         })
         .collect()
 }
 
-/// Analyse many games.
+/// A batch being analysed: its items, taken in order by as many pool jobs as there
+/// were free search threads. Each job analyses one item, then hands its thread
+/// back by queueing itself again (FIFO behind any single request that arrived
+/// meanwhile), so a long batch never holds the pool from other clients.
+struct BatchRun {
+    items: Vec<std::sync::Mutex<Option<BatchEntry>>>,
+    next: std::sync::atomic::AtomicUsize,
+    tx: tokio::sync::mpsc::UnboundedSender<(usize, BatchItem)>,
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    budget: Option<Duration>,
+    cache: Arc<AnalysisCache>,
+    pool: std::sync::Weak<SearchPool>,
+}
+
+impl BatchRun {
+    /// Analyses items until none is left, or until the pool takes this job back
+    /// in its queue.
+    fn work(self: Arc<Self>, searcher: &mut Searcher) {
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(slot) = self.items.get(i) else {
+                return;
+            };
+            let taken = match slot.lock() {
+                Ok(mut g) => g.take(),
+                Err(poisoned) => poisoned.into_inner().take(),
+            };
+            let Some((id, item)) = taken else { return };
+            let answer = match item {
+                Err(problem) => BatchItem::Problem(Problem { id, ..*problem }),
+                Ok(_) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
+                    BatchItem::Problem(Problem {
+                        id,
+                        ..batch_budget_spent(i, self.budget)
+                    })
+                }
+                Ok(p) => {
+                    let key = CacheKey::of(&p.built.game, p.multipv, &p.want);
+                    let got = self
+                        .cache
+                        .get_or_compute(key, p.want, || run(&p, searcher, &self.stop));
+                    match got {
+                        Some((stored, cached)) => {
+                            let mut answer = respond_stored(&p, &stored, cached);
+                            answer.id = id;
+                            BatchItem::Ok(answer)
+                        }
+                        None => return,
+                    }
+                }
+            };
+            if self.tx.send((i, answer)).is_err() {
+                return;
+            }
+            if self.next.load(Ordering::Relaxed) >= self.items.len() {
+                return;
+            }
+            // Give the thread back: queue the rest behind whoever waits. A full
+            // queue means others wait too, but this batch must progress: go on here.
+            if let Some(pool) = self.pool.upgrade() {
+                let me = Arc::clone(&self);
+                if pool.submit(Box::new(move |s| me.work(s))).is_ok() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Analyse a batch of games
+///
+/// Analyses each item (the fields of `POST /v1/analyze`, plus an optional `id`,
+/// any JSON value, echoed in the item's answer) and answers `{"results": [...]}` in
+/// the order of the items. An item that cannot be analysed gets its own problem
+/// object (with the item's `index` and `id`; `field` is the path in the batch, like
+/// `items[1].moves[0]`) and the others are answered.
+///
+/// Items run in parallel on the search threads that are free when the batch
+/// arrives; each thread takes one item at a time and lets waiting single requests
+/// go first between items, so a batch never starves them.
+///
+/// With `Accept: application/x-ndjson`, the answers stream as one JSON object per
+/// line, in the order of the items, each as soon as it and those before it are
+/// done. At most the server's batch limit of items (256 by default; more: 422).
+/// Items not started within the batch's time budget get a 503 problem of their own.
+/// 503 with `Retry-After` when the search pool is full.
 #[utoipa::path(
     tag = "analysis",
-    summary = "Analyse a batch of games",
-    description = "Analyses each item (the fields of `POST /v1/analyze`) in order on one search thread and answers `{\"results\": [...]}` in the order of the items; an item that cannot be analysed gets its own problem object and the others are answered. With `Accept: application/x-ndjson`, the answers stream as one JSON object per line as they are computed. At most the server's batch limit of items (256 by default; more: 422). 503 with `Retry-After` when the search pool is full.",
     request_body(content = BatchRequest, description = "The items", content_type = "application/json",
         examples(
-            ("two_items" = (summary = "Two games", value = json!({"items": [{"variant": "brandubh", "depth": 2}, {"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "depth": 2}]}))),
-            ("bad_item" = (summary = "One unknown variant among good items", value = json!({"items": [{"variant": "brandubh", "depth": 2}, {"variant": "chess"}]}))),
+            ("1_two_items" = (summary = "Two games, with ids", value = json!(examples::batch_two_items_request()))),
+            ("2_bad_item" = (summary = "One unknown variant among good items", value = json!(examples::batch_bad_item_request()))),
+            ("3_bare_array" = (summary = "A list instead of an object with `items`", value = json!([{"variant": "brandubh", "depth": 2}]))),
+            ("4_too_many" = (summary = "More items than the limit", value = json!(examples::batch_too_many_request()))),
         )
     ),
     responses(
         (status = 200, description = "One answer per item, in order (NDJSON when asked)", body = BatchResponse,
          examples(
-            ("two_items_answer" = (summary = "Two answers", value = json!({"results": [{"variant": "brandubh", "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0", "to_move": "attackers", "status": {"over": false, "winner": null, "reason": null}, "best_move": "d2-f2", "score": {"cp": 160}, "pv": ["d2-f2", "d3-e3"], "depth": 2, "nodes": 120, "time_ms": 0, "nps": 1200000, "cached": false}, {"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "to_move": "defenders", "status": {"over": false, "winner": null, "reason": null}, "best_move": "b8-b9", "score": {"win": 1}, "pv": ["b8-b9"], "depth": 1, "nodes": 1, "time_ms": 0, "nps": 1000000, "cached": false}]}))),
+            ("1_two_items" = (summary = "Two answers, with their ids", value = json!(examples::batch_two_items()))),
+            ("2_bad_item" = (summary = "The bad item's own problem, the others answered", value = json!(examples::batch_bad_item()))),
          )),
-        (status = 400, description = "The body is not a JSON object with `items`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Never for the batch itself: an item with an unknown variant gets its own 404 problem in `results`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More items than the batch limit", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The search pool is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "The body is not a JSON object with `items`", body = Problem, content_type = "application/problem+json",
+         examples(("3_bare_array" = (summary = "A list instead of an object with `items`", value = json!(examples::batch_bare_array()))))),
+        (status = 404, description = "Never for the batch itself: an item with an unknown variant gets its own 404 problem in `results`", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::not_found("/v1/analyze/batches")))))),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
+         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
+         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
+        (status = 422, description = "More items than the batch limit", body = Problem, content_type = "application/problem+json",
+         examples(("4_too_many" = (summary = "More items than the limit", value = json!(examples::batch_too_many()))))),
+        (status = 429, description = "The client is over its rate limit (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
+         examples(("rate_limited" = (summary = "Too many requests", value = json!(examples::rate_limited()))))),
+        (status = 503, description = "The search pool is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
+         examples(("pool_full" = (summary = "Every search thread busy, the queue full", value = json!(examples::pool_full()))))),
     )
 )]
 #[post("/v1/analyze/batch")]
@@ -552,7 +763,7 @@ pub async fn post_analyze_batch(
 ) -> Result<HttpResponse, ApiError> {
     let service = &state.analysis;
     let settings = service.settings;
-    let items = &body.0.items;
+    let items = body.0.items;
     if items.len() > settings.max_batch {
         return Err(invalid(
             "items",
@@ -563,68 +774,102 @@ pub async fn post_analyze_batch(
             ),
         ));
     }
+    let count = items.len();
     let prepared = prepare_batch(items, &settings);
     let ndjson = req
         .headers()
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/x-ndjson"));
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, BatchItem)>();
-    let cache = Arc::clone(&service.cache);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(usize, BatchItem)>();
     let stop = Arc::new(AtomicBool::new(false));
-    let job_stop = Arc::clone(&stop);
     let budget = settings.max_batch_time;
-    let submitted = service.pool.submit(Box::new(move |searcher| {
-        let deadline = budget.map(|b| Instant::now() + b);
-        for (i, item) in prepared.into_iter().enumerate() {
-            if job_stop.load(Ordering::Relaxed) {
-                return;
+    let batch = Arc::new(BatchRun {
+        items: prepared
+            .into_iter()
+            .map(|e| std::sync::Mutex::new(Some(e)))
+            .collect(),
+        next: std::sync::atomic::AtomicUsize::new(0),
+        tx,
+        stop: Arc::clone(&stop),
+        deadline: budget.map(|b| Instant::now() + b),
+        budget,
+        cache: Arc::clone(&service.cache),
+        pool: Arc::downgrade(&service.pool),
+    });
+    // As many jobs as threads are free now (at least one, which may queue).
+    let free = service
+        .pool
+        .threads()
+        .saturating_sub(service.pool.pending());
+    let jobs = free.clamp(1, count.max(1));
+    for n in 0..jobs {
+        let b = Arc::clone(&batch);
+        if let Err(e) = service.pool.submit(Box::new(move |s| b.work(s))) {
+            if n == 0 {
+                service.rejected.inc();
+                return Ok(Overloaded(e).response());
             }
-            let answer = match item {
-                Err(problem) => BatchItem::Problem(*problem),
-                Ok(_) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                    BatchItem::Problem(batch_budget_spent(i, budget))
-                }
-                Ok(p) => {
-                    let key = CacheKey::of(&p.built.game, p.multipv);
-                    match cache.get_or_compute(key, p.want, || run(&p, searcher, &job_stop)) {
-                        Some((stored, cached)) => {
-                            BatchItem::Ok(respond(&p, &stored.analysis, cached))
-                        }
-                        None => return,
-                    }
-                }
-            };
-            if tx.send((i, answer)).is_err() {
-                return;
-            }
+            break;
         }
-    }));
-    if let Err(e) = submitted {
-        service.rejected.inc();
-        return Ok(Overloaded(e).response());
     }
+    drop(batch);
     let guard = StopOnDrop(stop);
+    let ordered = in_order(rx);
     if ndjson {
-        let stream = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
-            let (_, item) = rx.recv().await?;
-            let mut line = serde_json::to_vec(&item).unwrap_or_default();
-            line.push(b'\n');
-            Some((Ok::<_, actix_web::Error>(Bytes::from(line)), (rx, guard)))
-        });
+        let stream = futures_util::stream::unfold(
+            (ordered, guard),
+            |((mut rx, mut pending, mut next), guard)| async move {
+                let item = next_in_order(&mut rx, &mut pending, &mut next).await?;
+                let mut line = serde_json::to_vec(&item).unwrap_or_default();
+                line.push(b'\n');
+                Some((
+                    Ok::<_, actix_web::Error>(Bytes::from(line)),
+                    ((rx, pending, next), guard),
+                ))
+            },
+        );
         return Ok(HttpResponse::Ok()
             .content_type("application/x-ndjson")
             .streaming(stream));
     }
-    let mut results = Vec::with_capacity(items.len());
-    while let Some((_, item)) = rx.recv().await {
+    let (mut rx, mut pending, mut next) = ordered;
+    let mut results = Vec::with_capacity(count);
+    while let Some(item) = next_in_order(&mut rx, &mut pending, &mut next).await {
         results.push(item);
     }
     guard.disarm();
-    if results.len() != items.len() {
+    if results.len() != count {
         return Ok(Overloaded(SubmitError::Closed).response());
     }
     Ok(HttpResponse::Ok().json(BatchResponse { results }))
+}
+
+/// Answers arriving in any order, and the state to hand them out in item order.
+type Ordered = (
+    tokio::sync::mpsc::UnboundedReceiver<(usize, BatchItem)>,
+    std::collections::BTreeMap<usize, BatchItem>,
+    usize,
+);
+
+fn in_order(rx: tokio::sync::mpsc::UnboundedReceiver<(usize, BatchItem)>) -> Ordered {
+    (rx, std::collections::BTreeMap::new(), 0)
+}
+
+/// The answer of item `next` once it has arrived; `None` when no more will.
+async fn next_in_order(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<(usize, BatchItem)>,
+    pending: &mut std::collections::BTreeMap<usize, BatchItem>,
+    next: &mut usize,
+) -> Option<BatchItem> {
+    loop {
+        if let Some(item) = pending.remove(next) {
+            *next += 1;
+            return Some(item);
+        }
+        let (i, item) = rx.recv().await?;
+        pending.insert(i, item);
+    }
 }
 
 /// Registers the analysis endpoints.

@@ -1,9 +1,14 @@
 //! The evaluation cache (moka): analysis results keyed by the preset, the Zobrist key
 //! of the position, the facts of the history that can change the answer (the
 //! no-capture counter and the keys of the positions since the last capture, which
-//! could repeat), and `multipv`. A result answers a request when it is at least as
-//! deep as the request asks; concurrent identical misses compute once
-//! (`try_get_with`).
+//! could repeat), `multipv`, and the limits of a deterministic request.
+//!
+//! A depth- or node-limited request (no `time_ms`) must get exactly what a fresh
+//! search with its limits gives, so it is answered only from an entry made with the
+//! same limits: those limits are part of its key. Time-limited requests share one
+//! entry per position, which answers them when it took at least the time asked (or
+//! decided the game): a deeper answer than the request alone would have found is
+//! fine there. Concurrent identical misses compute once (`try_get_with`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,10 +28,12 @@ pub struct CacheKey {
     /// often each occurred matters to repetition).
     pub history: Vec<u64>,
     pub multipv: u8,
+    /// `(depth, nodes)` of a deterministic request; `None` for a time-limited one.
+    pub exact: Option<(Option<u32>, Option<u64>)>,
 }
 
 impl CacheKey {
-    pub fn of(game: &Game, multipv: usize) -> CacheKey {
+    pub fn of(game: &Game, multipv: usize, want: &Want) -> CacheKey {
         let pos = game.position();
         let keys = game.keys();
         let span = (pos.plies_since_capture() as usize + 1).min(keys.len());
@@ -38,6 +45,7 @@ impl CacheKey {
             plies_since_capture: pos.plies_since_capture(),
             history,
             multipv: multipv.min(u8::MAX as usize) as u8,
+            exact: want.is_deterministic().then_some((want.depth, want.nodes)),
         }
     }
 }
@@ -50,27 +58,34 @@ pub struct Want {
     pub nodes: Option<u64>,
 }
 
+impl Want {
+    /// Whether the answer is fixed by the limits (no time limit): such requests are
+    /// answered only from an entry made with the same limits.
+    pub fn is_deterministic(&self) -> bool {
+        self.time_ms.is_none() && (self.depth.is_some() || self.nodes.is_some())
+    }
+}
+
 /// A cached answer and the work it took.
 #[derive(Clone, Debug)]
 pub struct Stored {
     pub analysis: Analysis,
     pub want: Want,
+    /// The limits the search ran with (after clamping).
+    pub limits: crate::search::Limits,
 }
 
 impl Stored {
-    /// Whether this result is at least as deep as `want` asks.
+    /// Whether this result answers `want` (whose key it was found under).
     pub fn answers(&self, want: &Want) -> bool {
         let a = &self.analysis;
-        if a.outcome.is_some()
-            || matches!(a.score, crate::search::Score::Win(n) if n.unsigned_abs() <= a.depth)
-        {
+        // A finished game has one answer; a deterministic request's key holds only
+        // entries made with its own limits.
+        if a.outcome.is_some() || want.is_deterministic() {
             return true;
         }
-        if let Some(d) = want.depth {
-            return a.depth >= d;
-        }
-        if let Some(n) = want.nodes {
-            return a.nodes >= n;
+        if matches!(a.score, crate::search::Score::Win(n) if n.unsigned_abs() <= a.depth) {
+            return true;
         }
         match (want.time_ms, self.want.time_ms) {
             (Some(asked), Some(spent)) => spent >= asked,

@@ -116,6 +116,22 @@ pub struct ServerConfig {
     /// within it are answered with a 503 problem of their own (0: no budget).
     #[arg(long, env = "BRANAN_MAX_BATCH_TIME_MS", default_value_t = 60_000)]
     pub max_batch_time_ms: u64,
+
+    /// Requests a minute each client address may make (token bucket; over it: 429
+    /// with Retry-After). Health, readiness and metrics are never limited. Unset:
+    /// no limit.
+    #[arg(long, env = "BRANAN_RATE_LIMIT_PER_MINUTE", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_limit_per_minute: Option<u32>,
+
+    /// Requests a client may make at once before the per-minute rate applies
+    /// (default: the per-minute rate).
+    #[arg(long, env = "BRANAN_RATE_LIMIT_BURST", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_limit_burst: Option<u32>,
+
+    /// Take the client address for rate limits from the last `X-Forwarded-For`
+    /// entry (set only behind a proxy that writes it).
+    #[arg(long, env = "BRANAN_TRUST_PROXY")]
+    pub trust_proxy: bool,
 }
 
 impl ServerConfig {
@@ -124,6 +140,17 @@ impl ServerConfig {
         self.workers
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
+
+    /// The rate limiter, when a limit is set.
+    pub fn rate_limiter(&self) -> Option<crate::api::ratelimit::RateLimiter> {
+        let per_minute = self.rate_limit_per_minute?;
+        let burst = self.rate_limit_burst.unwrap_or(per_minute);
+        Some(crate::api::ratelimit::RateLimiter::new(
+            per_minute,
+            burst,
+            self.trust_proxy,
+        ))
     }
 
     /// Whether CORS allows any origin.
@@ -157,6 +184,9 @@ impl Default for ServerConfig {
             cache_entries: 10_000,
             max_batch: 256,
             max_batch_time_ms: 60_000,
+            rate_limit_per_minute: None,
+            rate_limit_burst: None,
+            trust_proxy: false,
         }
     }
 }
@@ -186,5 +216,30 @@ mod tests {
                 .config;
         assert_eq!(parsed.cors_origins.len(), 2);
         assert!(!parsed.cors_any_origin());
+    }
+
+    #[test]
+    fn rate_limit_flags() {
+        let parsed = Wrapper::parse_from(["x", "--rate-limit-per-minute", "30"]).config;
+        let rl = parsed.rate_limiter().unwrap();
+        assert_eq!((rl.per_minute(), rl.burst()), (30, 30));
+        let parsed = Wrapper::parse_from([
+            "x",
+            "--rate-limit-per-minute",
+            "30",
+            "--rate-limit-burst",
+            "5",
+            "--trust-proxy",
+        ])
+        .config;
+        assert_eq!(parsed.rate_limiter().unwrap().burst(), 5);
+        assert!(parsed.trust_proxy);
+        assert!(ServerConfig::default().rate_limiter().is_none());
+        for bad in ["0", "-1", "lots"] {
+            assert!(
+                Wrapper::try_parse_from(["x", "--rate-limit-per-minute", bad]).is_err(),
+                "{bad}"
+            );
+        }
     }
 }

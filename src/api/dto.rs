@@ -168,12 +168,40 @@ impl LegalMoveDto {
     }
 }
 
+/// The pieces of a position by square, for drawing it without reading the notation
+/// (squares named from the bottom-left, `a1`; ranks count upwards).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Pieces, example = json!({"attackers": ["e7"], "defenders": [], "king": "d4"}))]
+pub struct PiecesDto {
+    /// The attacking soldiers' squares.
+    pub attackers: Vec<String>,
+    /// The defending soldiers' squares (without the king).
+    pub defenders: Vec<String>,
+    /// The king's square (`null` once he is captured).
+    #[schema(required = true)]
+    pub king: Option<String>,
+}
+
+impl PiecesDto {
+    pub fn of(pos: &Position) -> PiecesDto {
+        PiecesDto {
+            attackers: squares(pos.attackers()),
+            defenders: squares(pos.defenders()),
+            king: pos.king().map(|k| k.to_string()),
+        }
+    }
+}
+
 /// The position after the moves, and its legal moves.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct MovesResponse {
     pub variant: String,
     /// The position after the listed moves (all three fields).
     pub position: String,
+    /// The board's side length.
+    pub size: u8,
+    /// The position's pieces by square.
+    pub pieces: PiecesDto,
     pub to_move: SideDto,
     pub status: StatusDto,
     /// Every legal move (none when the game is over), with its captures.
@@ -191,6 +219,10 @@ pub struct PlayResponse {
     pub captures: Vec<String>,
     /// The position after the move (all three fields).
     pub position: String,
+    /// The board's side length.
+    pub size: u8,
+    /// The position's pieces by square.
+    pub pieces: PiecesDto,
     pub to_move: SideDto,
     pub status: StatusDto,
 }

@@ -42,6 +42,7 @@ pub mod types {
     pub const TOO_MANY_MOVES: &str = "/problems/too-many-moves";
     pub const INVALID_FIELD: &str = "/problems/invalid-field";
     pub const UNAVAILABLE: &str = "/problems/unavailable";
+    pub const TOO_MANY_REQUESTS: &str = "/problems/too-many-requests";
     pub const INTERNAL: &str = "/problems/internal";
     pub const HTTP: &str = "about:blank";
 }
@@ -68,13 +69,19 @@ pub struct Problem {
     /// What went wrong with this request.
     pub detail: String,
     /// The request field at fault: `variant`, `position`, `moves`, `move`, a query
-    /// parameter, or a JSON path such as `moves[2]`.
+    /// parameter, a JSON path such as `moves[2]` (`items[1].moves[2]` in a batch),
+    /// or `body` for the body as a whole (not JSON, or not an object).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// The 0-based index of the bad entry in `moves`.
+    /// The 0-based index of the bad entry in `moves`; in a batch's results, the
+    /// index of the item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
-    /// The 1-based character column of a notation error, in the field's text.
+    /// The 1-based line of a JSON syntax error in the body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The 1-based column of the fault: a character of a notation error, in the
+    /// field's text, or of a JSON syntax error, in the body's `line`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
     /// The square at fault, when one square is.
@@ -83,6 +90,10 @@ pub struct Problem {
     /// The limit that was exceeded (bytes for a body, entries for `moves`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
+    /// In a batch's results: the item's `id`, echoed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub id: Option<serde_json::Value>,
 }
 
 impl Problem {
@@ -94,9 +105,11 @@ impl Problem {
             detail: detail.into(),
             field: None,
             index: None,
+            line: None,
             column: None,
             square: None,
             limit: None,
+            id: None,
         }
     }
 
@@ -129,6 +142,7 @@ impl Problem {
             StatusCode::PAYLOAD_TOO_LARGE => types::BODY_TOO_LARGE,
             StatusCode::UNSUPPORTED_MEDIA_TYPE => types::UNSUPPORTED_MEDIA_TYPE,
             StatusCode::SERVICE_UNAVAILABLE => types::UNAVAILABLE,
+            StatusCode::TOO_MANY_REQUESTS => types::TOO_MANY_REQUESTS,
             s if s.is_server_error() => types::INTERNAL,
             StatusCode::BAD_REQUEST => types::BAD_REQUEST,
             _ => types::HTTP,
@@ -162,6 +176,13 @@ pub enum ApiError {
         detail: String,
         /// JSON path of the fault (`moves[2]`), when known.
         path: Option<String>,
+    },
+    /// The body is not JSON text at all (400), with where it stops being JSON.
+    #[error("{detail}")]
+    MalformedBody {
+        detail: String,
+        line: usize,
+        column: usize,
     },
     /// The query string could not be read (400).
     #[error("{detail}")]
@@ -249,6 +270,11 @@ pub enum ApiError {
     /// endpoint (e.g. a time limit over the maximum).
     #[error("{detail}")]
     InvalidField { field: String, detail: String },
+    /// The client is over its rate limit (429, with `Retry-After`).
+    #[error(
+        "this client is over its limit of {per_minute} requests a minute; retry in {retry_after_s} s"
+    )]
+    TooManyRequests { per_minute: u32, retry_after_s: u64 },
     /// The service cannot take the request now (503).
     #[error("{detail}")]
     Unavailable { detail: String },
@@ -288,6 +314,18 @@ impl ApiError {
                     }
                     None => p,
                 }
+            }
+            ApiError::MalformedBody { line, column, .. } => {
+                let mut p = Problem::new(
+                    types::MALFORMED_JSON,
+                    "Malformed JSON body",
+                    StatusCode::BAD_REQUEST,
+                    detail,
+                )
+                .field("body")
+                .column(*column);
+                p.line = Some(*line);
+                p
             }
             ApiError::MalformedQuery { field, .. } => {
                 let p = Problem::new(
@@ -423,6 +461,12 @@ impl ApiError {
                 detail,
             )
             .field(field.clone()),
+            ApiError::TooManyRequests { .. } => Problem::new(
+                types::TOO_MANY_REQUESTS,
+                "Too many requests",
+                StatusCode::TOO_MANY_REQUESTS,
+                detail,
+            ),
             ApiError::Unavailable { .. } => Problem::new(
                 types::UNAVAILABLE,
                 "Service unavailable",

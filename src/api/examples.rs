@@ -681,7 +681,27 @@ pub fn moves_start() -> Value {
                 "to": "b7"
             }
         ],
+        "pieces": {
+            "attackers": [
+                "d1",
+                "d2",
+                "a4",
+                "b4",
+                "f4",
+                "g4",
+                "d6",
+                "d7"
+            ],
+            "defenders": [
+                "d3",
+                "c4",
+                "e4",
+                "d5"
+            ],
+            "king": "d4"
+        },
         "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+        "size": 7,
         "status": {
             "over": false,
             "reason": null,
@@ -806,7 +826,16 @@ pub fn moves_king_in_danger() -> Value {
                 "to": "b7"
             }
         ],
+        "pieces": {
+            "attackers": [
+                "c4",
+                "e7"
+            ],
+            "defenders": [],
+            "king": "d4"
+        },
         "position": "4t2/7/7/2tK3/7/7/7 a 0",
+        "size": 7,
         "status": {
             "over": false,
             "reason": null,
@@ -953,7 +982,16 @@ pub fn moves_after_moves() -> Value {
                 "to": "b7"
             }
         ],
+        "pieces": {
+            "attackers": [
+                "c5",
+                "e7"
+            ],
+            "defenders": [],
+            "king": "d3"
+        },
         "position": "4t2/7/2t4/7/3K3/7/7 a 2",
+        "size": 7,
         "status": {
             "over": false,
             "reason": null,
@@ -967,7 +1005,16 @@ pub fn moves_after_moves() -> Value {
 pub fn moves_game_over() -> Value {
     json!({
         "moves": [],
+        "pieces": {
+            "attackers": [
+                "c4",
+                "e4"
+            ],
+            "defenders": [],
+            "king": null
+        },
         "position": "7/7/7/2t1t2/7/7/7 d 0",
+        "size": 7,
         "status": {
             "over": true,
             "reason": "king_captured",
@@ -993,7 +1040,7 @@ pub fn moves_malformed_move() -> Value {
 pub fn moves_malformed_position() -> Value {
     json!({
         "column": 6,
-        "detail": "position: column 6: unexpected character 'x' in rank 2 (expected `t`, `T`, `K`, a number or `/`)",
+        "detail": "position: column 6: unexpected character 'x' in rank 6 (expected `t`, `T`, `K`, a number or `/`)",
         "field": "position",
         "status": 400,
         "title": "Malformed position string",
@@ -1049,7 +1096,39 @@ pub fn play_opening() -> Value {
     json!({
         "captures": [],
         "move": "d9-d8",
+        "pieces": {
+            "attackers": [
+                "d1",
+                "e1",
+                "f1",
+                "e2",
+                "a4",
+                "i4",
+                "a5",
+                "b5",
+                "h5",
+                "i5",
+                "a6",
+                "i6",
+                "d8",
+                "e8",
+                "e9",
+                "f9"
+            ],
+            "defenders": [
+                "e3",
+                "e4",
+                "c5",
+                "d5",
+                "f5",
+                "g5",
+                "e6",
+                "e7"
+            ],
+            "king": "e5"
+        },
         "position": "4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d 1",
+        "size": 9,
         "status": {
             "over": false,
             "reason": null,
@@ -1066,7 +1145,16 @@ pub fn play_capture_king() -> Value {
             "d4"
         ],
         "move": "e7-e4",
+        "pieces": {
+            "attackers": [
+                "c4",
+                "e4"
+            ],
+            "defenders": [],
+            "king": null
+        },
         "position": "7/7/7/2t1t2/7/7/7 d 0",
+        "size": 7,
         "status": {
             "over": true,
             "reason": "king_captured",
@@ -1081,7 +1169,15 @@ pub fn play_escape() -> Value {
     json!({
         "captures": [],
         "move": "b8-b9",
+        "pieces": {
+            "attackers": [
+                "i1"
+            ],
+            "defenders": [],
+            "king": "b9"
+        },
         "position": "1K7/9/9/9/9/9/9/9/8t a 1",
+        "size": 9,
         "status": {
             "over": true,
             "reason": "king_escaped",
@@ -1098,7 +1194,16 @@ pub fn play_capture_suffix() -> Value {
             "d4"
         ],
         "move": "e7-e4",
+        "pieces": {
+            "attackers": [
+                "c4",
+                "e4"
+            ],
+            "defenders": [],
+            "king": null
+        },
         "position": "7/7/7/2t1t2/7/7/7 d 0",
+        "size": 7,
         "status": {
             "over": true,
             "reason": "king_captured",
@@ -1180,5 +1285,473 @@ pub fn get_moves_illegal_move() -> Value {
         "status": 422,
         "title": "Illegal move",
         "type": "/problems/illegal-move"
+    })
+}
+
+// The error documents below are made by the same code as the service's answers;
+// `tests/api_spec.rs` checks that the service really answers them.
+
+/// `404` for an unknown path.
+pub fn not_found(path: &str) -> Value {
+    problem(crate::api::ApiError::NotFound {
+        path: path.to_owned(),
+    })
+}
+
+/// `413` for a body over the default limit.
+pub fn body_too_large() -> Value {
+    problem(crate::api::ApiError::BodyTooLarge {
+        limit: crate::api::ServerConfig::default().body_limit,
+    })
+}
+
+/// `415` for a `text/plain` body.
+pub fn unsupported_media_type() -> Value {
+    problem(crate::api::extract::not_json(Some("text/plain")))
+}
+
+/// `503` when every search thread is busy and the queue is full.
+pub fn pool_full() -> Value {
+    serde_json::to_value(
+        crate::api::analyze::Overloaded(crate::api::pool::SubmitError::Full).problem(),
+    )
+    .unwrap_or_default()
+}
+
+/// `429` for a client over its rate limit.
+pub fn rate_limited() -> Value {
+    serde_json::to_value(crate::api::ratelimit::over_limit_problem(60, 1)).unwrap_or_default()
+}
+
+fn problem(e: crate::api::ApiError) -> Value {
+    serde_json::to_value(e.problem()).unwrap_or_default()
+}
+
+pub fn batch_two_items_request() -> Value {
+    json!({"items": [
+        {"id": "opening", "variant": "brandubh", "depth": 2},
+        {"id": 2, "variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "depth": 2}
+    ]})
+}
+
+pub fn batch_bad_item_request() -> Value {
+    json!({"items": [
+        {"id": "a", "variant": "brandubh", "depth": 2},
+        {"id": "b", "variant": "chess"},
+        {"id": "c", "variant": "brandubh", "moves": ["d7-d5"], "depth": 2}
+    ]})
+}
+
+pub fn batch_too_many_request() -> Value {
+    json!({"items": vec![json!({}); crate::api::ServerConfig::default().max_batch + 1]})
+}
+
+pub fn batch_two_items() -> Value {
+    json!({
+        "results": [
+            {
+                "best_move": "d2-f2",
+                "cached": false,
+                "depth": 2,
+                "engine": {
+                    "name": "branan",
+                    "version": "0.1.0"
+                },
+                "id": "opening",
+                "limits": {
+                    "depth": 2,
+                    "nodes": null,
+                    "time_ms": 10000
+                },
+                "nodes": 171,
+                "nps": 2305887,
+                "pieces": {
+                    "attackers": [
+                        "d1",
+                        "d2",
+                        "a4",
+                        "b4",
+                        "f4",
+                        "g4",
+                        "d6",
+                        "d7"
+                    ],
+                    "defenders": [
+                        "d3",
+                        "c4",
+                        "e4",
+                        "d5"
+                    ],
+                    "king": "d4"
+                },
+                "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+                "pv": [
+                    "d2-f2",
+                    "d3-e3"
+                ],
+                "score": {
+                    "cp": 244
+                },
+                "size": 7,
+                "status": {
+                    "over": false,
+                    "reason": null,
+                    "winner": null
+                },
+                "time_ms": 0,
+                "to_move": "attackers",
+                "variant": "brandubh"
+            },
+            {
+                "best_move": "b8-b9",
+                "cached": false,
+                "depth": 1,
+                "engine": {
+                    "name": "branan",
+                    "version": "0.1.0"
+                },
+                "id": 2,
+                "limits": {
+                    "depth": 2,
+                    "nodes": null,
+                    "time_ms": 10000
+                },
+                "nodes": 16,
+                "nps": 407093,
+                "pieces": {
+                    "attackers": [
+                        "i1"
+                    ],
+                    "defenders": [],
+                    "king": "b8"
+                },
+                "position": "9/1K7/9/9/9/9/9/9/8t d 0",
+                "pv": [
+                    "b8-b9"
+                ],
+                "score": {
+                    "win": 1
+                },
+                "size": 9,
+                "status": {
+                    "over": false,
+                    "reason": null,
+                    "winner": null
+                },
+                "time_ms": 0,
+                "to_move": "defenders",
+                "variant": "tablut"
+            }
+        ]
+    })
+}
+
+pub fn batch_bad_item() -> Value {
+    json!({
+        "results": [
+            {
+                "best_move": "d2-f2",
+                "cached": false,
+                "depth": 2,
+                "engine": {
+                    "name": "branan",
+                    "version": "0.1.0"
+                },
+                "id": "a",
+                "limits": {
+                    "depth": 2,
+                    "nodes": null,
+                    "time_ms": 10000
+                },
+                "nodes": 171,
+                "nps": 1869036,
+                "pieces": {
+                    "attackers": [
+                        "d1",
+                        "d2",
+                        "a4",
+                        "b4",
+                        "f4",
+                        "g4",
+                        "d6",
+                        "d7"
+                    ],
+                    "defenders": [
+                        "d3",
+                        "c4",
+                        "e4",
+                        "d5"
+                    ],
+                    "king": "d4"
+                },
+                "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+                "pv": [
+                    "d2-f2",
+                    "d3-e3"
+                ],
+                "score": {
+                    "cp": 244
+                },
+                "size": 7,
+                "status": {
+                    "over": false,
+                    "reason": null,
+                    "winner": null
+                },
+                "time_ms": 0,
+                "to_move": "attackers",
+                "variant": "brandubh"
+            },
+            {
+                "detail": "items[1]: unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+                "field": "items[1].variant",
+                "id": "b",
+                "index": 1,
+                "status": 404,
+                "title": "Unknown variant",
+                "type": "/problems/unknown-variant"
+            },
+            {
+                "detail": "items[2]: moves[0] (d7-d5): the path is blocked on d6",
+                "field": "items[2].moves[0]",
+                "id": "c",
+                "index": 2,
+                "square": "d6",
+                "status": 422,
+                "title": "Illegal move",
+                "type": "/problems/illegal-move"
+            }
+        ]
+    })
+}
+
+pub fn batch_bare_array() -> Value {
+    json!({
+        "detail": "the body is a JSON array; expected a JSON object with `items`, a list of analysis requests",
+        "field": "body",
+        "status": 400,
+        "title": "Malformed JSON body",
+        "type": "/problems/malformed-json"
+    })
+}
+
+pub fn batch_too_many() -> Value {
+    json!({
+        "detail": "the batch has 257 items; the limit is 256",
+        "field": "items",
+        "status": 422,
+        "title": "Invalid field value",
+        "type": "/problems/invalid-field"
+    })
+}
+
+pub fn analyze_opening() -> Value {
+    json!({
+        "best_move": "d2-f2",
+        "cached": false,
+        "depth": 4,
+        "engine": {
+            "name": "branan",
+            "version": "0.1.0"
+        },
+        "limits": {
+            "depth": 4,
+            "nodes": null,
+            "time_ms": 10000
+        },
+        "nodes": 3180,
+        "nps": 925988,
+        "pieces": {
+            "attackers": [
+                "d1",
+                "d2",
+                "a4",
+                "b4",
+                "f4",
+                "g4",
+                "d6",
+                "d7"
+            ],
+            "defenders": [
+                "d3",
+                "c4",
+                "e4",
+                "d5"
+            ],
+            "king": "d4"
+        },
+        "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+        "pv": [
+            "d2-f2",
+            "d3-d2",
+            "b4-b3",
+            "d2-d3"
+        ],
+        "score": {
+            "cp": 242
+        },
+        "size": 7,
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "time_ms": 3,
+        "to_move": "attackers",
+        "variant": "brandubh"
+    })
+}
+
+pub fn analyze_escape() -> Value {
+    json!({
+        "best_move": "b8-b9",
+        "cached": false,
+        "depth": 1,
+        "engine": {
+            "name": "branan",
+            "version": "0.1.0"
+        },
+        "limits": {
+            "depth": 3,
+            "nodes": null,
+            "time_ms": 10000
+        },
+        "nodes": 16,
+        "nps": 300531,
+        "pieces": {
+            "attackers": [
+                "i1"
+            ],
+            "defenders": [],
+            "king": "b8"
+        },
+        "position": "9/1K7/9/9/9/9/9/9/8t d 0",
+        "pv": [
+            "b8-b9"
+        ],
+        "score": {
+            "win": 1
+        },
+        "size": 9,
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "time_ms": 0,
+        "to_move": "defenders",
+        "variant": "tablut"
+    })
+}
+
+pub fn analyze_multipv() -> Value {
+    json!({
+        "best_move": "e4-e7",
+        "cached": false,
+        "depth": 3,
+        "engine": {
+            "name": "branan",
+            "version": "0.1.0"
+        },
+        "limits": {
+            "depth": 3,
+            "nodes": null,
+            "time_ms": 10000
+        },
+        "lines": [
+            {
+                "move": "e4-e7",
+                "pv": [
+                    "e4-e7",
+                    "d6-f6",
+                    "d5-e5"
+                ],
+                "score": {
+                    "cp": -101
+                }
+            },
+            {
+                "move": "c4-c7",
+                "pv": [
+                    "c4-c7",
+                    "b4-c4",
+                    "c7-e7"
+                ],
+                "score": {
+                    "cp": -162
+                }
+            },
+            {
+                "move": "d5-g5",
+                "pv": [
+                    "d5-g5",
+                    "f4-f6",
+                    "d3-g3"
+                ],
+                "score": {
+                    "cp": -170
+                }
+            }
+        ],
+        "nodes": 2121,
+        "nps": 4347736,
+        "pieces": {
+            "attackers": [
+                "d1",
+                "d2",
+                "a4",
+                "b4",
+                "f4",
+                "g4",
+                "d6",
+                "f7"
+            ],
+            "defenders": [
+                "d3",
+                "c4",
+                "e4",
+                "d5"
+            ],
+            "king": "d4"
+        },
+        "position": "5t1/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 1",
+        "pv": [
+            "e4-e7",
+            "d6-f6",
+            "d5-e5"
+        ],
+        "score": {
+            "cp": -101
+        },
+        "size": 7,
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "time_ms": 0,
+        "to_move": "defenders",
+        "variant": "brandubh"
+    })
+}
+
+pub fn analyze_malformed_position() -> Value {
+    json!({
+        "column": 1,
+        "detail": "position: column 1: rank 7 has 6 squares, but the other ranks have 7",
+        "field": "position",
+        "status": 400,
+        "title": "Malformed position string",
+        "type": "/problems/malformed-position"
+    })
+}
+
+pub fn analyze_unknown_variant() -> Value {
+    json!({
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+        "field": "variant",
+        "status": 404,
+        "title": "Unknown variant",
+        "type": "/problems/unknown-variant"
     })
 }

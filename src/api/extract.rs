@@ -40,16 +40,68 @@ pub fn from_json_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError>
             path: None,
         });
     }
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        // serde reads a struct from an array of its fields' values too; a body is
+        // never meant that way, so an array gets the plain refusal.
+        return Err(ApiError::MalformedJson {
+            detail: format!("the body is a JSON array; {}", expecting::<T>()),
+            path: Some("body".to_owned()),
+        });
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
+        if matches!(
+            inner.classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        ) {
+            // Not JSON at all: where in the text it stops being JSON.
+            return ApiError::MalformedBody {
+                detail: format!("the body is not valid JSON: {inner}"),
+                line: inner.line(),
+                column: inner.column(),
+            };
+        }
         let path = (path != "." && !path.is_empty()).then_some(path);
         let detail = match &path {
             Some(p) => format!("{p}: {inner}"),
             None => format!("invalid JSON body: {inner}"),
         };
         // A missing field is reported at its parent; name it from serde's message.
+        // Anything else at the root is the body's shape (an array for an object...).
+        let path = path
+            .or_else(|| field_in_message(&inner.to_string()))
+            .or_else(|| Some("body".to_owned()));
+        ApiError::MalformedJson { detail, path }
+    })
+}
+
+/// What `T` expects, as serde says it (`expected a JSON object with ...`), with a
+/// Rust type name said as what it is in JSON.
+fn expecting<T: DeserializeOwned>() -> String {
+    let message = match serde_json::from_value::<T>(serde_json::Value::Null) {
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    };
+    match message.split_once("expected ") {
+        Some((_, what)) if what.starts_with("struct ") => "expected a JSON object".to_owned(),
+        Some((_, what)) => format!("expected {what}"),
+        None => "expected a JSON object".to_owned(),
+    }
+}
+
+/// Deserializes a JSON value (a batch item) as `T`, locating the fault as
+/// [`from_json_bytes`] does.
+pub fn from_json_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let path = (path != "." && !path.is_empty()).then_some(path);
+        let detail = match &path {
+            Some(p) => format!("{p}: {inner}"),
+            None => inner.to_string(),
+        };
         let path = path.or_else(|| field_in_message(&inner.to_string()));
         ApiError::MalformedJson { detail, path }
     })
@@ -63,6 +115,17 @@ pub fn field_in_message(msg: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The refusal (415) of a body whose content type (if any) is not JSON.
+pub fn not_json(content_type: Option<&str>) -> ApiError {
+    let detail = match content_type {
+        Some(ct) => {
+            format!("the body's content type is {ct:?}; send `Content-Type: application/json`")
+        }
+        None => "the request has no Content-Type; send `Content-Type: application/json`".to_owned(),
+    };
+    ApiError::UnsupportedMediaType { detail }
 }
 
 fn body_limit(req: &HttpRequest) -> usize {
@@ -87,22 +150,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
             .and_then(|v| v.parse::<usize>().ok());
         let mut payload = payload.take();
         Box::pin(async move {
-            match content_type.as_deref() {
-                Some(ct) if is_json(ct) => {}
-                Some(ct) => {
-                    return Err(ApiError::UnsupportedMediaType {
-                        detail: format!(
-                            "the body's content type is {ct:?}; send `Content-Type: application/json`"
-                        ),
-                    });
-                }
-                None => {
-                    return Err(ApiError::UnsupportedMediaType {
-                        detail:
-                            "the request has no Content-Type; send `Content-Type: application/json`"
-                                .to_owned(),
-                    });
-                }
+            if !content_type.as_deref().is_some_and(is_json) {
+                return Err(not_json(content_type.as_deref()));
             }
             if declared_length.is_some_and(|n| n > limit) {
                 return Err(ApiError::BodyTooLarge { limit });
@@ -151,5 +200,19 @@ mod tests {
         assert_eq!(e.problem().field.as_deref(), Some("postion"));
         let e = from_json_bytes::<MovesRequest>(b"{").unwrap_err();
         assert_eq!(e.problem().status, 400);
+        assert_eq!(e.problem().field.as_deref(), Some("body"));
+        let e = from_json_bytes::<MovesRequest>(b"{\n  \"variant\": tablut}").unwrap_err();
+        let p = e.problem();
+        assert_eq!(
+            (p.field.as_deref(), p.line, p.column),
+            (Some("body"), Some(2), Some(15)),
+            "{p:?}"
+        );
+        let e = from_json_bytes::<MovesRequest>(b"[1]").unwrap_err();
+        assert_eq!(e.problem().field.as_deref(), Some("body"));
+        let e = from_json_bytes::<crate::api::analyze::BatchRequest>(b" [{}]").unwrap_err();
+        let p = e.problem();
+        assert!(p.detail.contains("object with `items`"), "{p:?}");
+        assert_eq!(p.field.as_deref(), Some("body"));
     }
 }

@@ -299,11 +299,14 @@ fn escape(label: &str) -> String {
         .replace('\n', "\\n")
 }
 
-/// Prometheus metrics.
+/// Prometheus metrics
+///
+/// Metrics in the Prometheus text format (0.0.4): requests answered by route
+/// pattern, method and status (`branan_http_requests_total`), a latency histogram
+/// by route (`branan_http_request_duration_seconds`), the version and uptime, and
+/// the engine's figures (cache and search) once those parts register them.
 #[utoipa::path(
     tag = "operations",
-    summary = "Prometheus metrics",
-    description = "Metrics in the Prometheus text format (0.0.4): requests answered by route pattern, method and status (`branan_http_requests_total`), a latency histogram by route (`branan_http_request_duration_seconds`), the version and uptime, and the engine's figures (cache and search) once those parts register them.",
     responses(
         (status = 200, description = "The metrics", content_type = "text/plain; version=0.0.4", body = String,
          example = json!("# HELP branan_uptime_seconds Seconds since the start.\n# TYPE branan_uptime_seconds gauge\nbranan_uptime_seconds 12.5\n")),

@@ -23,6 +23,7 @@ pub mod game;
 pub mod metrics;
 pub mod openapi;
 pub mod pool;
+pub mod ratelimit;
 pub mod routes;
 
 use std::io;
@@ -60,6 +61,8 @@ pub struct AppState {
     pub ready: Arc<AtomicBool>,
     /// The search pool, the evaluation cache and the analysis limits.
     pub analysis: Arc<analyze::AnalysisService>,
+    /// Per-client rate limits, when configured (shared by every worker).
+    pub rate_limiter: Option<Arc<ratelimit::RateLimiter>>,
 }
 
 impl AppState {
@@ -67,6 +70,7 @@ impl AppState {
         let metrics = Arc::new(Metrics::new());
         let analysis = Arc::new(analyze::AnalysisService::new(&config, &metrics));
         AppState {
+            rate_limiter: config.rate_limiter().map(Arc::new),
             config: Arc::new(config),
             analysis,
             metrics,
@@ -119,6 +123,7 @@ pub fn app(
     let config = state.config.clone();
     let metrics = state.metrics.clone();
     let body_timeout = Duration::from_millis(config.client_request_timeout_ms);
+    let limiter = state.rate_limiter.clone();
     let (app, api) = App::new()
         .into_utoipa_app()
         .openapi(openapi::ApiDoc::openapi())
@@ -150,6 +155,29 @@ pub fn app(
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_JSON, api))
         .service(web::resource("/swagger-ui").route(web::get().to(swagger_redirect)))
         .default_service(web::to(fallback))
+        .wrap_fn(move |req, srv| {
+            // Inside CORS, so that a 429 carries the CORS headers a page needs to
+            // read it (and `Retry-After`).
+            use futures_util::future::{Either, ok};
+            let limiter = limiter.clone();
+            let verdict = limiter.as_ref().and_then(|l| l.check(&req));
+            match (&limiter, verdict) {
+                (Some(l), Some(v)) if !v.allowed => {
+                    let res = l.refuse(&v);
+                    Either::Left(ok(req.into_response(res).map_into_right_body()))
+                }
+                _ => {
+                    let fut = srv.call(req);
+                    Either::Right(async move {
+                        let mut res = fut.await?;
+                        if let (Some(l), Some(v)) = (limiter, verdict) {
+                            l.annotate(res.headers_mut(), &v);
+                        }
+                        Ok(res.map_into_left_body())
+                    })
+                }
+            }
+        })
         .wrap(cors(&config))
         .wrap(ErrorHandlers::new().default_handler(normalize_errors))
         .wrap_fn(move |mut req, srv| {
@@ -206,12 +234,25 @@ fn json_config(config: &ServerConfig) -> web::JsonConfig {
         })
 }
 
+/// The answer headers a page may read across origins beyond the CORS-safelisted
+/// ones (`Cache-Control`, `Content-Type`...): when to retry (503, 429), the rate
+/// limit, the methods of a 405, a redirect's target.
+pub const EXPOSED_HEADERS: [&str; 6] = [
+    "retry-after",
+    ratelimit::RATELIMIT_LIMIT,
+    ratelimit::RATELIMIT_REMAINING,
+    ratelimit::RATELIMIT_RESET,
+    "allow",
+    "location",
+];
+
 /// CORS: GET and POST from the configured origins (any by default), preflight
 /// answered.
 fn cors(config: &ServerConfig) -> Cors {
     let cors = Cors::default()
         .allowed_methods([Method::GET, Method::POST])
         .allowed_headers([header::CONTENT_TYPE, header::ACCEPT])
+        .expose_headers(EXPOSED_HEADERS)
         .max_age(3600);
     if config.cors_any_origin() {
         cors.allow_any_origin().send_wildcard()

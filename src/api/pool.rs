@@ -125,7 +125,11 @@ impl Drop for SearchPool {
         }
         if let Ok(mut handles) = self.handles.lock() {
             for h in handles.drain(..) {
-                let _ = h.join();
+                // A job holding the pool's last reference drops it on a search
+                // thread, which must not wait for itself.
+                if h.thread().id() != thread::current().id() {
+                    let _ = h.join();
+                }
             }
         }
     }

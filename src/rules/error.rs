@@ -38,7 +38,9 @@ pub enum ParseError {
         rank: usize,
         found: char,
     },
-    #[error("column {column}: rank {rank} has {found} squares, but the first rank has {expected}")]
+    #[error(
+        "column {column}: rank {rank} has {found} squares, but the other ranks have {expected}"
+    )]
     RankLength {
         column: usize,
         rank: usize,

@@ -51,6 +51,22 @@ fn fields(s: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The length most ranks have (ties: the one that makes the board square, else the
+/// first rank's), so that a rank-length error blames the odd rank out, wherever it is.
+fn common_length(ranks: &[(usize, Vec<Option<Piece>>)], rows: usize) -> usize {
+    let count = |n: usize| ranks.iter().filter(|(_, sq)| sq.len() == n).count();
+    let first = ranks.first().map_or(0, |(_, sq)| sq.len());
+    let mut best = (count(first), first == rows, first);
+    for (_, sq) in ranks {
+        let n = sq.len();
+        let candidate = (count(n), n == rows, n);
+        if (candidate.0, candidate.1) > (best.0, best.1) {
+            best = candidate;
+        }
+    }
+    best.2
+}
+
 impl Setup {
     /// Parses a position string. Errors name the field and the column.
     pub fn parse(s: &str) -> Result<Setup, ParseError> {
@@ -65,10 +81,20 @@ impl Setup {
             Some(rest) => (rest.strip_suffix('/').unwrap_or(rest), rows_at + 1, true),
             None => (rows, rows_at, false),
         };
+        // Ranks are named as the board names them: the first row written is the top
+        // rank (the last, in OpenTafl's rank-one-first record).
+        let rows_total = body.split('/').count();
+        let rank_of = |i: usize| {
+            if rank_one_first {
+                i + 1
+            } else {
+                rows_total.saturating_sub(i)
+            }
+        };
         let mut ranks: Vec<(usize, Vec<Option<Piece>>)> = Vec::new();
         let mut at = body_at;
         for text in body.split('/') {
-            let rank_no = ranks.len() + 1;
+            let rank_no = rank_of(ranks.len());
             if ranks.len() >= MAX_SIZE as usize {
                 return Err(ParseError::BadSize {
                     column: col(at),
@@ -123,20 +149,22 @@ impl Setup {
                     size: squares.len(),
                 });
             }
-            if let Some((_, first)) = ranks.first()
-                && first.len() != squares.len()
-            {
-                return Err(ParseError::RankLength {
-                    column: col(at),
-                    rank: rank_no,
-                    found: squares.len(),
-                    expected: first.len(),
-                });
-            }
             ranks.push((at, squares));
             at += text.len() + 1;
         }
-        let files = ranks[0].1.len();
+        let files = common_length(&ranks, rows_total);
+        if let Some((i, (at, squares))) = ranks
+            .iter()
+            .enumerate()
+            .find(|(_, (_, sq))| sq.len() != files)
+        {
+            return Err(ParseError::RankLength {
+                column: col(*at),
+                rank: rank_of(i),
+                found: squares.len(),
+                expected: files,
+            });
+        }
         if ranks.len() != files {
             return Err(ParseError::NotSquare {
                 column: col(rows_at),
@@ -339,6 +367,46 @@ mod tests {
             let e = Setup::parse(s).unwrap_err();
             assert_eq!((e.field().name(), e.column()), (field, column), "{s}: {e}");
         }
+    }
+
+    #[test]
+    fn errors_name_ranks_as_the_board_does() {
+        // The first row written is the top rank; a wrong first row is blamed, not
+        // the second.
+        let e = Setup::parse("3t2/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ParseError::RankLength {
+                    column: 1,
+                    rank: 7,
+                    found: 6,
+                    expected: 7
+                }
+            ),
+            "{e}"
+        );
+        let e = Setup::parse("3t3/3t2/3T3/ttTKTtt/3T3/3t3/3t3 a 0").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ParseError::RankLength {
+                    column: 5,
+                    rank: 6,
+                    found: 6,
+                    expected: 7
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("rank 6 has 6 squares"), "{e}");
+        let e = Setup::parse("3t3/3t3/3x3/ttTKTtt/3T3/3t3/3t3 a 0").unwrap_err();
+        assert!(matches!(e, ParseError::BadCharacter { rank: 5, .. }), "{e}");
+        // OpenTafl's record lists rank 1 first.
+        let e = Setup::parse("/7/7/7/2tK3/7/7/4t1/ a 0").unwrap_err();
+        assert!(matches!(e, ParseError::RankLength { rank: 7, .. }), "{e}");
+        let e = Setup::parse("3t3/3t3//ttTKTtt/3T3/3t3/3t3 a 0").unwrap_err();
+        assert!(matches!(e, ParseError::EmptyRank { rank: 5, .. }), "{e}");
     }
 
     #[test]

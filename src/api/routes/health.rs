@@ -9,11 +9,11 @@ use crate::api::AppState;
 use crate::api::dto::HealthResponse;
 use crate::api::error::{ApiError, Problem};
 
-/// Liveness.
+/// Liveness
+///
+/// 200 while the process answers requests.
 #[utoipa::path(
     tag = "operations",
-    summary = "Liveness",
-    description = "200 while the process answers requests.",
     responses(
         (status = 200, description = "Alive", body = HealthResponse,
          examples(("ok" = (summary = "GET /healthz", value = json!({"status": "ok"})))))
@@ -28,11 +28,12 @@ pub async fn healthz() -> HttpResponse {
         })
 }
 
-/// Readiness.
+/// Readiness
+///
+/// 200 when the service is ready to take requests; 503 (a problem document) while
+/// it is not, e.g. while shutting down.
 #[utoipa::path(
     tag = "operations",
-    summary = "Readiness",
-    description = "200 when the service is ready to take requests; 503 (a problem document) while it is not, e.g. while shutting down.",
     responses(
         (status = 200, description = "Ready", body = HealthResponse,
          examples(("ready" = (summary = "GET /readyz", value = json!({"status": "ready"}))))),

@@ -32,17 +32,26 @@ pub fn moves(
     ))
 }
 
-/// Legal moves of a position.
+/// Legal moves after a game
+///
+/// Plays `moves` (default none) from `position` (default: the preset's start) and
+/// answers the position reached, the side to move, whether the game is over, and
+/// every legal move there with the squares it captures (none when the game is
+/// over). Repetition counts from `position`, which itself counts once.
+///
+/// Refusals are problem documents: 400 for malformed JSON, a malformed position or
+/// move (`field`, `index`, `column`); 404 for an unknown variant; 413 for a body
+/// over the limit; 415 for a body that is not JSON; 422 for a move the rules refuse
+/// (illegal, after the end of the game, a wrong capture suffix; with its `index`),
+/// a position the preset refuses, or too many moves.
 #[utoipa::path(
     tag = "rules",
-    summary = "Legal moves after a game",
-    description = "Plays `moves` (default none) from `position` (default: the preset's start) and answers the position reached, the side to move, whether the game is over, and every legal move there with the squares it captures (none when the game is over). Repetition counts from `position`, which itself counts once.\n\nRefusals are problem documents: 400 for malformed JSON, a malformed position or move (`field`, `index`, `column`); 404 for an unknown variant; 413 for a body over the limit; 415 for a body that is not JSON; 422 for a move the rules refuse (illegal, after the end of the game, a wrong capture suffix; with its `index`), a position the preset refuses, or too many moves.",
     request_body(content = MovesRequest, description = "The game", content_type = "application/json",
         examples(
-            ("start" = (summary = "The Brandubh start", value = json!({"variant": "brandubh"}))),
-            ("king_in_danger" = (summary = "A position where a move captures the king", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0"}))),
-            ("after_moves" = (summary = "After two moves", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["c4-c5", "d4-d3"]}))),
-            ("game_over" = (summary = "The king was captured", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4"]}))),
+            ("1_start" = (summary = "The Brandubh start", value = json!({"variant": "brandubh"}))),
+            ("2_king_in_danger" = (summary = "A position where a move captures the king", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0"}))),
+            ("3_after_moves" = (summary = "After two moves", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["c4-c5", "d4-d3"]}))),
+            ("4_game_over" = (summary = "The king was captured", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4"]}))),
             ("illegal_move" = (summary = "A blocked move", value = json!({"variant": "brandubh", "moves": ["d7-d5"]}))),
             ("move_after_end" = (summary = "A move after the end of the game", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4", "c4-c5"]}))),
             ("malformed_move" = (summary = "A move that is not notation", value = json!({"variant": "brandubh", "moves": ["d7-c7", "d5:d6"]}))),
@@ -54,10 +63,10 @@ pub fn moves(
     responses(
         (status = 200, description = "The position reached and its legal moves", body = MovesResponse,
          examples(
-            ("start" = (summary = "The Brandubh start", value = json!(examples::moves_start()))),
-            ("king_in_danger" = (summary = "e7-e4 captures the king", value = json!(examples::moves_king_in_danger()))),
-            ("after_moves" = (summary = "After two moves", value = json!(examples::moves_after_moves()))),
-            ("game_over" = (summary = "The game is over: no moves", value = json!(examples::moves_game_over()))),
+            ("1_start" = (summary = "The Brandubh start", value = json!(examples::moves_start()))),
+            ("2_king_in_danger" = (summary = "e7-e4 captures the king", value = json!(examples::moves_king_in_danger()))),
+            ("3_after_moves" = (summary = "After two moves", value = json!(examples::moves_after_moves()))),
+            ("4_game_over" = (summary = "The game is over: no moves", value = json!(examples::moves_game_over()))),
          )),
         (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json",
          examples(
@@ -66,8 +75,10 @@ pub fn moves(
          )),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
          examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::moves_unknown_variant()))))),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
+         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
+         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
         (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
          examples(
             ("illegal_move" = (summary = "A blocked move", value = json!(examples::moves_illegal_move()))),
@@ -89,19 +100,22 @@ pub async fn post_moves(
         .body(answer))
 }
 
-/// The query form of `POST /v1/moves`, cacheable.
+/// Legal moves after a game (query form)
+///
+/// The same answer as `POST /v1/moves`, from query parameters: `variant`,
+/// `position` (URL-encoded) and `moves` (comma-separated). The answer carries
+/// `Cache-Control: public, max-age=86400`, so browsers and CDNs may keep it.
 #[utoipa::path(
     tag = "rules",
-    summary = "Legal moves after a game (query form)",
-    description = "The same answer as `POST /v1/moves`, from query parameters: `variant`, `position` (URL-encoded) and `moves` (comma-separated). The answer carries `Cache-Control: public, max-age=86400`, so browsers and CDNs may keep it.",
     params(MovesQuery),
     responses(
         (status = 200, description = "The position reached and its legal moves", body = MovesResponse,
          headers(("Cache-Control" = String, description = "public, max-age=86400")),
-         examples(("king_in_danger" = (summary = "GET /v1/moves?variant=brandubh&position=4t2/7/7/2tK3/7/7/7%20a%200", value = json!(examples::moves_king_in_danger()))))),
+         examples(("2_king_in_danger" = (summary = "GET /v1/moves?variant=brandubh&position=4t2/7/7/2tK3/7/7/7%20a%200", value = json!(examples::moves_king_in_danger()))))),
         (status = 400, description = "Malformed query, position or move", body = Problem, content_type = "application/problem+json",
          examples(("missing_variant" = (summary = "GET /v1/moves?moves=d7-c7", value = json!(examples::get_moves_missing_variant()))))),
-        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_variant" = (summary = "GET /v1/moves?variant=chess", value = json!(examples::moves_unknown_variant()))))),
         (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
          examples(("illegal_move" = (summary = "GET /v1/moves?variant=tablut&moves=d9-d8,e8-e7", value = json!(examples::get_moves_illegal_move()))))),
     )

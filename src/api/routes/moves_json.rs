@@ -80,6 +80,20 @@ fn status(out: &mut String, s: &StatusDto) {
     out.push('}');
 }
 
+/// `["a1","b2"]`.
+fn square_list(out: &mut String, squares: BitBoard) {
+    out.push('[');
+    for (i, sq) in squares.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(name(sq));
+        out.push('"');
+    }
+    out.push(']');
+}
+
 fn legal_move(out: &mut String, m: Move, captures: BitBoard) {
     let (from, to) = (name(m.from), name(m.to));
     out.push_str("{\"move\":\"");
@@ -90,16 +104,9 @@ fn legal_move(out: &mut String, m: Move, captures: BitBoard) {
     out.push_str(from);
     out.push_str("\",\"to\":\"");
     out.push_str(to);
-    out.push_str("\",\"captures\":[");
-    for (i, sq) in captures.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push('"');
-        out.push_str(name(sq));
-        out.push('"');
-    }
-    out.push_str("]}");
+    out.push_str("\",\"captures\":");
+    square_list(out, captures);
+    out.push('}');
 }
 
 /// The `/v1/moves` answer for `game` of preset `variant`, as JSON text.
@@ -110,6 +117,23 @@ pub fn moves_response(variant: &str, game: &Game, moves: &[(Move, BitBoard)]) ->
     string(&mut out, variant);
     out.push_str(",\"position\":");
     string(&mut out, &position);
+    let pos = game.position();
+    out.push_str(",\"size\":");
+    out.push_str(&pos.variant().size().to_string());
+    out.push_str(",\"pieces\":{\"attackers\":");
+    square_list(&mut out, pos.attackers());
+    out.push_str(",\"defenders\":");
+    square_list(&mut out, pos.defenders());
+    out.push_str(",\"king\":");
+    match pos.king() {
+        Some(k) => {
+            out.push('"');
+            out.push_str(name(k));
+            out.push('"');
+        }
+        None => out.push_str("null"),
+    }
+    out.push('}');
     out.push_str(",\"to_move\":");
     string(&mut out, side(to_move));
     out.push_str(",\"status\":");
@@ -128,7 +152,7 @@ pub fn moves_response(variant: &str, game: &Game, moves: &[(Move, BitBoard)]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::dto::{LegalMoveDto, MovesResponse};
+    use crate::api::dto::{LegalMoveDto, MovesResponse, PiecesDto};
     use crate::api::game::legal_moves_with_captures;
     use crate::rules::{Position, Variant};
 
@@ -137,6 +161,8 @@ mod tests {
         let answer = MovesResponse {
             variant: variant.to_owned(),
             position,
+            size: game.position().variant().size(),
+            pieces: PiecesDto::of(game.position()),
             to_move,
             status,
             moves: legal_moves_with_captures(game)

@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, post, web};
 
 use crate::api::AppState;
-use crate::api::dto::{PlayRequest, PlayResponse, position_fields};
+use crate::api::dto::{PiecesDto, PlayRequest, PlayResponse, position_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
@@ -21,45 +21,59 @@ pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiErro
         mv: mv.mv.to_string(),
         captures: squares(captures),
         position,
+        size: built.variant.size(),
+        pieces: PiecesDto::of(built.game.position()),
         to_move,
         status,
     })
 }
 
-/// Play a move.
+/// Play a move
+///
+/// Plays `moves` (default none) from `position` (default: the preset's start), then
+/// `move`, and answers the move in canonical form, the squares it captured, the
+/// position reached, the side to move and whether the game is over.
+///
+/// Refusals are problem documents: 400 for malformed JSON, a malformed position or
+/// move (`field` is `move`, or `moves` with `index`; `column`); 404 for an unknown
+/// variant; 413 for a body over the limit; 415 for a body that is not JSON; 422 for
+/// a move the rules refuse (illegal, after the end of the game, a capture suffix
+/// that does not match), a position the preset refuses, or too many moves.
 #[utoipa::path(
     tag = "rules",
-    summary = "Play a move",
-    description = "Plays `moves` (default none) from `position` (default: the preset's start), then `move`, and answers the move in canonical form, the squares it captured, the position reached, the side to move and whether the game is over.\n\nRefusals are problem documents: 400 for malformed JSON, a malformed position or move (`field` is `move`, or `moves` with `index`; `column`); 404 for an unknown variant; 413 for a body over the limit; 415 for a body that is not JSON; 422 for a move the rules refuse (illegal, after the end of the game, a capture suffix that does not match), a position the preset refuses, or too many moves.",
     request_body(content = PlayRequest, description = "The game and the move", content_type = "application/json",
         examples(
-            ("opening" = (summary = "A first move", value = json!({"variant": "tablut", "move": "d9-d8"}))),
-            ("capture_king" = (summary = "Capturing the king on the throne", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4"}))),
-            ("escape" = (summary = "The king escapes to an edge", value = json!({"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "move": "b8-b9"}))),
-            ("capture_suffix" = (summary = "A capture suffix, checked against the real captures", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4xd4"}))),
+            ("1_opening" = (summary = "A first move", value = json!({"variant": "tablut", "move": "d9-d8"}))),
+            ("2_capture_king" = (summary = "Capturing the king on the throne", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4"}))),
+            ("3_escape" = (summary = "The king escapes to an edge", value = json!({"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0", "move": "b8-b9"}))),
+            ("4_capture_suffix" = (summary = "A capture suffix, checked against the real captures", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4xd4"}))),
             ("capture_mismatch" = (summary = "A capture suffix that does not match", value = json!({"variant": "brandubh-classic", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4xd4"}))),
             ("game_over" = (summary = "A move after the end of the game", value = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4"], "move": "c4-c5"}))),
             ("illegal_move" = (summary = "A defender's piece moved on the attackers' turn", value = json!({"variant": "brandubh", "move": "d5-e5"}))),
             ("malformed_move" = (summary = "A square off the notation", value = json!({"variant": "brandubh", "move": "d7-z4"}))),
             ("missing_move" = (summary = "No `move` field", value = json!({"variant": "brandubh"}))),
+            ("unknown_variant" = (summary = "No such preset", value = json!({"variant": "chess", "move": "d7-d6"}))),
         )
     ),
     responses(
         (status = 200, description = "The move played and the position reached", body = PlayResponse,
          examples(
-            ("opening" = (summary = "A first move", value = json!(examples::play_opening()))),
-            ("capture_king" = (summary = "The attackers win", value = json!(examples::play_capture_king()))),
-            ("escape" = (summary = "The defenders win", value = json!(examples::play_escape()))),
-            ("capture_suffix" = (summary = "The suffix matches", value = json!(examples::play_capture_suffix()))),
+            ("1_opening" = (summary = "A first move", value = json!(examples::play_opening()))),
+            ("2_capture_king" = (summary = "The attackers win", value = json!(examples::play_capture_king()))),
+            ("3_escape" = (summary = "The defenders win", value = json!(examples::play_escape()))),
+            ("4_capture_suffix" = (summary = "The suffix matches", value = json!(examples::play_capture_suffix()))),
          )),
         (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json",
          examples(
             ("malformed_move" = (summary = "A square off the notation", value = json!(examples::play_malformed_move()))),
             ("missing_move" = (summary = "No `move` field", value = json!(examples::play_missing_move()))),
          )),
-        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::moves_unknown_variant()))))),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
+         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
+         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
         (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
          examples(
             ("capture_mismatch" = (summary = "A capture suffix that does not match", value = json!(examples::play_capture_mismatch()))),

@@ -12,11 +12,14 @@ use crate::rules::Variant;
 /// How long clients and caches may keep the presets (they change only with a release).
 const CACHE: &str = "public, max-age=3600";
 
-/// Every preset and its rules.
+/// List the presets
+///
+/// Every preset branan plays (`brandubh`, `tablut`, `tawlbwrdd`,
+/// `brandubh-classic`, `tablut-linnaeus`) with its board size, start position and
+/// rules: escape squares, king-capture mode, throne re-entry, repetition rule,
+/// no-capture limit, no-legal-move rule and the attackers-eliminated rule.
 #[utoipa::path(
     tag = "rules",
-    summary = "List the presets",
-    description = "Every preset branan plays (`brandubh`, `tablut`, `tawlbwrdd`, `brandubh-classic`, `tablut-linnaeus`) with its board size, start position and rules: escape squares, king-capture mode, throne re-entry, repetition rule, no-capture limit, no-legal-move rule and the attackers-eliminated rule.",
     responses(
         (status = 200, description = "Every preset", body = VariantsResponse,
          examples(("all" = (summary = "GET /v1/variants", value = json!(examples::variants_all())))))
@@ -32,11 +35,11 @@ pub async fn list_variants() -> HttpResponse {
         .json(body)
 }
 
-/// One preset.
+/// Get one preset
+///
+/// One preset and its rules, by id. An unknown id is a 404 problem.
 #[utoipa::path(
     tag = "rules",
-    summary = "Get one preset",
-    description = "One preset and its rules, by id. An unknown id is a 404 problem.",
     params(("id" = String, Path, description = "Preset id", example = "brandubh")),
     responses(
         (status = 200, description = "The preset", body = VariantDto,
