@@ -24,6 +24,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod pool;
 pub mod routes;
+pub mod stream;
 
 use std::io;
 use std::net::SocketAddr;
@@ -92,7 +93,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::health::healthz)
         .service(routes::health::readyz)
         .service(metrics::metrics)
-        .configure(analyze::configure);
+        .configure(analyze::configure)
+        .configure(stream::configure);
 }
 
 /// The routes registered outside the spec (Swagger UI and the spec itself), for the
