@@ -289,21 +289,27 @@ fn bad_parameters_are_refused_before_the_stream() {
         let res = ureq::get(&format!("{base}{query}")).call();
         check_problem(&format!("GET {query}"), res, status, field);
     }
-    let post = |ct: &str, body: &str| ureq::post(&base).set("Content-Type", ct).send_string(body);
-    check_problem("POST not JSON", post("text/plain", "x"), 415, None);
-    check_problem("POST bad JSON", post("application/json", "{"), 400, None);
-    check_problem(
-        "POST depth 0",
-        post("application/json", r#"{"variant":"tablut","depth":0}"#),
-        422,
-        Some("depth"),
-    );
-    check_problem(
-        "POST unknown field",
-        post("application/json", r#"{"variant":"tablut","deep":3}"#),
-        400,
-        Some("deep"),
-    );
+    for (label, ct, body, status, field) in [
+        ("POST not JSON", "text/plain", "x", 415, None),
+        ("POST bad JSON", "application/json", "{", 400, None),
+        (
+            "POST depth 0",
+            "application/json",
+            r#"{"variant":"tablut","depth":0}"#,
+            422,
+            Some("depth"),
+        ),
+        (
+            "POST unknown field",
+            "application/json",
+            r#"{"variant":"tablut","deep":3}"#,
+            400,
+            Some("deep"),
+        ),
+    ] {
+        let res = ureq::post(&base).set("Content-Type", ct).send_string(body);
+        check_problem(label, res, status, field);
+    }
     assert_eq!(metric(&server, "branan_search_pending"), 0.0);
     server.stop();
 }
