@@ -174,3 +174,32 @@ fn repetition_counts_the_games_history() {
         (without.best_move, without.score)
     );
 }
+
+#[test]
+fn a_listener_sees_every_iteration_and_changes_nothing() {
+    for game in random_games(2) {
+        if game.outcome().is_some() {
+            continue;
+        }
+        let stop = AtomicBool::new(false);
+        let plain = Searcher::default().analyze(&game, &Limits::depth(5), 2, &stop);
+        let mut seen: Vec<(u32, u64, Vec<branan::search::Line>)> = Vec::new();
+        let mut listener = |it: &branan::search::Iteration<'_>| {
+            seen.push((it.depth, it.nodes, it.lines.to_vec()));
+        };
+        let heard = Searcher::default().analyze_with(
+            &game,
+            &Limits::depth(5),
+            2,
+            &stop,
+            Some(&mut listener),
+        );
+        // The same search, node for node.
+        assert_eq!((heard.nodes, &heard.lines), (plain.nodes, &plain.lines));
+        let depths: Vec<u32> = seen.iter().map(|s| s.0).collect();
+        assert_eq!(depths, (1..=plain.depth).collect::<Vec<_>>());
+        let (_, nodes, lines) = seen.last().expect("an iteration");
+        assert_eq!((*nodes, lines), (plain.nodes, &plain.lines));
+        assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+}

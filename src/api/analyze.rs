@@ -482,6 +482,20 @@ impl AnalysisService {
         result
     }
 
+    /// Hands a job of its own to the search pool (the streamed analysis), counting a
+    /// refusal as the other analyses do.
+    pub fn submit(&self, job: crate::api::pool::Job) -> Result<(), Overloaded> {
+        self.pool.submit(job).map_err(|e| {
+            self.rejected.inc();
+            Overloaded(e)
+        })
+    }
+
+    /// Counts an analysis answered by such a job.
+    pub fn count_answer(&self) {
+        self.searches.inc();
+    }
+
     /// Analyses one prepared request (cache, then pool).
     pub async fn analyze(&self, p: Prepared) -> Result<AnalyzeResponse, Overloaded> {
         let cache = Arc::clone(&self.cache);

@@ -25,6 +25,7 @@ pub mod openapi;
 pub mod pool;
 pub mod ratelimit;
 pub mod routes;
+pub mod stream;
 
 use std::io;
 use std::net::SocketAddr;
@@ -96,7 +97,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::health::healthz)
         .service(routes::health::readyz)
         .service(metrics::metrics)
-        .configure(analyze::configure);
+        .configure(analyze::configure)
+        .configure(stream::configure);
 }
 
 /// The routes registered outside the spec (Swagger UI and the spec itself), for the

@@ -21,7 +21,7 @@ use super::error::Problem;
         (name = "rules", description = "Presets, legal moves and playing moves"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
-    components(schemas(Problem))
+    components(schemas(Problem, super::stream::InfoEvent))
 )]
 pub struct ApiDoc;
 

@@ -1,22 +1,42 @@
 //! `branan analyze < requests.ndjson > results.ndjson`: one analysis request per
 //! line (the fields of `POST /v1/analyze`), one answer per line in the same order
-//! (an analysis, or a problem object), using every core, with a progress bar on
-//! stderr.
+//! (an analysis, or a problem object), on every core.
+//!
+//! Answers are written (and flushed) as soon as they and every answer before them
+//! are ready, so a consumer reading the pipe sees them while the run goes on, and
+//! an interrupted run (SIGINT, SIGTERM) leaves every answer it finished in order.
+//! Progress goes to stderr: a bar on a terminal, otherwise a plain line every few
+//! seconds.
 
-use std::io::{BufRead, Write};
+use std::collections::BTreeMap;
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::api::ServerConfig;
 use crate::api::analyze::{AnalyzeRequest, BatchItem, Settings, prepare, respond, run};
-use crate::api::error::ApiError;
+use crate::api::error::Problem;
+use crate::api::extract::from_json_bytes;
 use crate::search::Searcher;
 
+/// Exit status when some line could not be answered (its problem is in the output).
+const EXIT_PROBLEMS: u8 = 1;
+/// Exit status when the input could not be read or the output written.
+const EXIT_IO: u8 = 2;
+
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 when every line was answered with an analysis, 1 when some \
+                  line got a problem object, 2 when the input or output failed, 128 + the \
+                  signal's number when interrupted (the answers finished by then are written)."
+)]
 pub struct AnalyzeArgs {
     /// Threads (default: one per core).
     #[arg(long)]
@@ -27,97 +47,390 @@ pub struct AnalyzeArgs {
     /// Longest analysis of one line, in milliseconds.
     #[arg(long, env = "BRANAN_MAX_TIME_MS", default_value_t = 10_000)]
     pub max_time_ms: u64,
+    /// Seconds between progress lines on stderr when it is not a terminal (0: none).
+    #[arg(long, default_value_t = 5.0)]
+    pub progress_every: f64,
 }
 
-fn answer(line: &str, settings: &Settings, searcher: &mut Searcher) -> BatchItem {
-    let req: AnalyzeRequest = match serde_json::from_str(line) {
+/// One input line to answer.
+struct Job {
+    /// Position among the answered lines (blank lines are skipped).
+    seq: usize,
+    /// 1-based line number in the input.
+    line: usize,
+    text: String,
+}
+
+/// What the main thread hears about.
+enum Event {
+    Answer {
+        seq: usize,
+        line: usize,
+        item: BatchItem,
+    },
+    /// The input ended after this many lines to answer.
+    InputDone(usize),
+    InputFailed(String),
+    Signal {
+        name: &'static str,
+        number: u8,
+    },
+}
+
+/// A problem of input line `line`: its detail names the line, and a column within
+/// it rather than a "line 1" of the one-line JSON text.
+fn on_line(line: usize, mut problem: Problem) -> Problem {
+    let detail = problem
+        .detail
+        .replace(" at line 1 column ", " at column ")
+        .replace("JSON body", "JSON request");
+    problem.detail = format!("line {line}: {detail}");
+    problem
+}
+
+fn answer(
+    job: &Job,
+    settings: &Settings,
+    searcher: &mut Searcher,
+    stop: &AtomicBool,
+) -> Option<BatchItem> {
+    let req: AnalyzeRequest = match from_json_bytes(job.text.as_bytes()) {
         Ok(r) => r,
-        Err(e) => {
-            return BatchItem::Problem(
-                ApiError::MalformedJson {
-                    detail: format!("invalid request line: {e}"),
-                    path: None,
-                }
-                .problem(),
-            );
-        }
+        Err(e) => return Some(BatchItem::Problem(on_line(job.line, e.problem()))),
     };
     let prepared = match prepare(&req, settings) {
         Ok(p) => p,
-        Err(e) => return BatchItem::Problem(e.problem()),
+        Err(e) => return Some(BatchItem::Problem(on_line(job.line, e.problem()))),
     };
-    let stop = AtomicBool::new(false);
-    match run(&prepared, searcher, &stop) {
-        Some(stored) => BatchItem::Ok(respond(&prepared, &stored.analysis, false)),
-        None => {
-            BatchItem::Problem(ApiError::Internal("the search was stopped".to_owned()).problem())
+    // `None`: interrupted; the answer is not written.
+    let stored = run(&prepared, searcher, stop)?;
+    Some(BatchItem::Ok(respond(&prepared, &stored.analysis, false)))
+}
+
+/// Reads stdin: the non-blank lines go to the workers, the count to `events`.
+fn read_input(
+    jobs: std::sync::mpsc::SyncSender<Job>,
+    events: Sender<Event>,
+    read: Arc<AtomicUsize>,
+) {
+    let stdin = std::io::stdin();
+    let mut seq = 0;
+    for (i, text) in stdin.lock().lines().enumerate() {
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = events.send(Event::InputFailed(format!("line {}: {e}", i + 1)));
+                return;
+            }
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        if jobs
+            .send(Job {
+                seq,
+                line: i + 1,
+                text,
+            })
+            .is_err()
+        {
+            return;
+        }
+        seq += 1;
+        read.store(seq, Ordering::Relaxed);
+    }
+    let _ = events.send(Event::InputDone(seq));
+}
+
+fn work(
+    jobs: &Mutex<Receiver<Job>>,
+    events: &Sender<Event>,
+    settings: &Settings,
+    stop: &AtomicBool,
+) {
+    let mut searcher = Searcher::new(crate::api::pool::TT_MB_PER_THREAD);
+    loop {
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(poisoned) => poisoned.into_inner().recv(),
+        };
+        let Ok(job) = job else { return };
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(item) = answer(&job, settings, &mut searcher, stop) else {
+            return;
+        };
+        let answered = Event::Answer {
+            seq: job.seq,
+            line: job.line,
+            item,
+        };
+        if events.send(answered).is_err() {
+            return;
         }
     }
 }
 
-pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
-    let lines: Vec<String> = match std::io::stdin().lock().lines().collect() {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("branan analyze: cannot read standard input: {e}");
-            return ExitCode::from(2);
+/// Turns SIGINT and SIGTERM into an [`Event::Signal`]. The handlers are in place
+/// when this returns.
+fn watch_signals(events: Sender<Event>) -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (mut term, mut int) = {
+            let _entered = rt.enter();
+            (
+                signal(SignalKind::terminate())?,
+                signal(SignalKind::interrupt())?,
+            )
+        };
+        thread::Builder::new()
+            .name("branan-signals".to_owned())
+            .spawn(move || {
+                let got = rt.block_on(async {
+                    tokio::select! {
+                        _ = term.recv() => Event::Signal { name: "SIGTERM", number: 15 },
+                        _ = int.recv() => Event::Signal { name: "SIGINT", number: 2 },
+                    }
+                });
+                let _ = events.send(got);
+            })?;
+    }
+    #[cfg(not(unix))]
+    {
+        thread::Builder::new()
+            .name("branan-signals".to_owned())
+            .spawn(move || {
+                if rt.block_on(tokio::signal::ctrl_c()).is_ok() {
+                    let _ = events.send(Event::Signal {
+                        name: "interrupt",
+                        number: 2,
+                    });
+                }
+            })?;
+    }
+    Ok(())
+}
+
+/// Progress on stderr: a bar on a terminal, plain lines otherwise.
+enum Progress {
+    Bar(ProgressBar),
+    Lines {
+        every: Option<Duration>,
+        next: Instant,
+    },
+}
+
+impl Progress {
+    fn new(every_s: f64) -> Progress {
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(0);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            Progress::Bar(bar)
+        } else {
+            let every = (every_s.is_finite() && every_s > 0.0)
+                .then(|| Duration::from_secs_f64(every_s.min(86_400.0)));
+            Progress::Lines {
+                every,
+                next: Instant::now() + every.unwrap_or_default(),
+            }
         }
-    };
-    let lines: Vec<String> = lines.into_iter().filter(|l| !l.trim().is_empty()).collect();
+    }
+
+    /// How long the main thread may wait for an event before the next update.
+    fn wait(&self) -> Duration {
+        match self {
+            Progress::Bar(_) => Duration::from_millis(200),
+            Progress::Lines { every: None, .. } => Duration::from_secs(3600),
+            Progress::Lines { next, .. } => next.saturating_duration_since(Instant::now()),
+        }
+    }
+
+    fn update(&mut self, tally: &Tally, read: usize, input_done: bool) {
+        match self {
+            Progress::Bar(bar) => {
+                bar.set_length(read as u64);
+                bar.set_position(tally.written as u64);
+            }
+            Progress::Lines {
+                every: Some(every),
+                next,
+            } if Instant::now() >= *next => {
+                let of = if input_done { "" } else { " so far" };
+                eprintln!(
+                    "branan analyze: {} of {read} lines{of} answered ({} problems), {:.0} s",
+                    tally.written,
+                    tally.failed,
+                    tally.started.elapsed().as_secs_f64()
+                );
+                *next = Instant::now() + *every;
+            }
+            Progress::Lines { .. } => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// What has been written.
+struct Tally {
+    written: usize,
+    failed: usize,
+    /// The input line of the last answer written.
+    last_line: usize,
+    started: Instant,
+}
+
+pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
     let config = ServerConfig {
         default_time_ms: args.default_time_ms,
         max_time_ms: args.max_time_ms,
         ..ServerConfig::default()
     };
     let settings = Settings::of(&config);
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads.filter(|&n| n > 0) {
-        builder = builder.num_threads(n);
+    let threads = args
+        .threads
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let read = Arc::new(AtomicUsize::new(0));
+    let (events_tx, events) = channel::<Event>();
+    if let Err(e) = watch_signals(events_tx.clone()) {
+        eprintln!("branan analyze: cannot watch for signals: {e}");
+        return ExitCode::from(EXIT_IO);
     }
-    let pool = match builder.build() {
-        Ok(p) => p,
-        Err(e) => {
+    // A short queue: lines are read a little ahead of the workers, not all at once.
+    let (jobs_tx, jobs_rx) = sync_channel::<Job>(threads * 2);
+    let jobs_rx = Arc::new(Mutex::new(jobs_rx));
+    for i in 0..threads {
+        let (jobs, events, stop) = (Arc::clone(&jobs_rx), events_tx.clone(), Arc::clone(&stop));
+        let spawned = thread::Builder::new()
+            .name(format!("branan-analyze-{i}"))
+            .spawn(move || work(&jobs, &events, &settings, &stop));
+        if let Err(e) = spawned {
             eprintln!("branan analyze: cannot start threads: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(EXIT_IO);
         }
+    }
+    {
+        let (events, read) = (events_tx.clone(), Arc::clone(&read));
+        let spawned = thread::Builder::new()
+            .name("branan-input".to_owned())
+            .spawn(move || read_input(jobs_tx, events, read));
+        if let Err(e) = spawned {
+            eprintln!("branan analyze: cannot start threads: {e}");
+            return ExitCode::from(EXIT_IO);
+        }
+    }
+    drop(events_tx);
+
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut progress = Progress::new(args.progress_every);
+    let mut tally = Tally {
+        written: 0,
+        failed: 0,
+        last_line: 0,
+        started: Instant::now(),
     };
-    let bar = ProgressBar::new(lines.len() as u64);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    let results: Vec<BatchItem> = pool.install(|| {
-        lines
-            .par_iter()
-            .map_init(
-                || Searcher::new(16),
-                |searcher, line| {
-                    let a = answer(line, &settings, searcher);
-                    bar.inc(1);
-                    a
-                },
-            )
-            .collect()
-    });
-    bar.finish_and_clear();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failed = 0;
-    for r in &results {
-        failed += usize::from(matches!(r, BatchItem::Problem(_)));
-        let text = serde_json::to_string(r).unwrap_or_else(|_| "{}".to_owned());
-        if writeln!(out, "{text}").is_err() {
-            return ExitCode::FAILURE;
+    let mut ready: BTreeMap<usize, (usize, BatchItem)> = BTreeMap::new();
+    let mut total: Option<usize> = None;
+    let status = loop {
+        if total == Some(tally.written) {
+            break None;
         }
+        let event = match events.recv_timeout(progress.wait()) {
+            Ok(e) => Some(e),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                break Some(fail(
+                    &progress,
+                    "every thread stopped before the input was answered",
+                ));
+            }
+        };
+        match event {
+            Some(Event::Answer { seq, line, item }) => {
+                ready.insert(seq, (line, item));
+                if let Err(e) = write_ready(&mut out, &mut ready, &mut tally) {
+                    break Some(fail(&progress, &format!("cannot write the answers: {e}")));
+                }
+            }
+            Some(Event::InputDone(n)) => total = Some(n),
+            Some(Event::InputFailed(e)) => {
+                break Some(fail(&progress, &format!("cannot read standard input: {e}")));
+            }
+            Some(Event::Signal { name, number }) => {
+                stop.store(true, Ordering::Relaxed);
+                progress.finish();
+                eprintln!(
+                    "branan analyze: interrupted by {name}: {} answers written (input lines up \
+                     to {}), {} problems; the rest were not analysed",
+                    tally.written, tally.last_line, tally.failed
+                );
+                break Some(ExitCode::from(128 + number));
+            }
+            None => {}
+        }
+        progress.update(&tally, read.load(Ordering::Relaxed), total.is_some());
+    };
+    stop.store(true, Ordering::Relaxed);
+    if let Some(code) = status {
+        let _ = out.flush();
+        return code;
     }
-    if out.flush().is_err() {
-        return ExitCode::FAILURE;
-    }
+    progress.finish();
     eprintln!(
-        "branan analyze: {} lines, {} answered, {failed} problems",
-        results.len(),
-        results.len() - failed
+        "branan analyze: {} lines, {} answered, {} problems",
+        tally.written,
+        tally.written - tally.failed,
+        tally.failed
     );
-    ExitCode::SUCCESS
+    if tally.failed > 0 {
+        ExitCode::from(EXIT_PROBLEMS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn fail(progress: &Progress, message: &str) -> ExitCode {
+    progress.finish();
+    eprintln!("branan analyze: {message}");
+    ExitCode::from(EXIT_IO)
+}
+
+/// Writes the answers that are next in input order, and flushes them.
+fn write_ready(
+    out: &mut impl Write,
+    ready: &mut BTreeMap<usize, (usize, BatchItem)>,
+    tally: &mut Tally,
+) -> std::io::Result<()> {
+    let mut wrote = false;
+    while let Some((line, item)) = ready.remove(&tally.written) {
+        if let BatchItem::Problem(p) = &item {
+            tally.failed += 1;
+            eprintln!("branan analyze: {}", p.detail);
+        }
+        // Answers are plain data: serialising them cannot fail.
+        let text = serde_json::to_string(&item).unwrap_or_else(|_| "{}".to_owned());
+        writeln!(out, "{text}")?;
+        tally.written += 1;
+        tally.last_line = line;
+        wrote = true;
+    }
+    if wrote {
+        out.flush()?;
+    }
+    Ok(())
 }

@@ -1,5 +1,6 @@
 //! `branan serve` (and `branan` alone): run the HTTP service.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use tracing_subscriber::EnvFilter;
@@ -8,7 +9,8 @@ use crate::api::ServerConfig;
 use crate::api::config::LogFormat;
 
 /// Starts logging as configured: `log` is a tracing env-filter, the format pretty or
-/// JSON lines, to stderr.
+/// JSON lines, to stderr. Colours only when stderr is a terminal (and `NO_COLOR`
+/// is unset): a log file or a pipe gets plain text.
 pub fn init_logging(config: &ServerConfig) {
     let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|e| {
         eprintln!(
@@ -19,11 +21,17 @@ pub fn init_logging(config: &ServerConfig) {
     });
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .with_ansi(colours());
     let _ = match config.log_format {
         LogFormat::Pretty => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
+}
+
+/// Whether log lines may carry ANSI colours.
+fn colours() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Runs the service until SIGINT/SIGTERM.

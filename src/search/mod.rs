@@ -106,6 +106,20 @@ pub struct Analysis {
     pub outcome: Option<Outcome>,
 }
 
+/// One completed iteration of a search, as a listener of
+/// [`Searcher::analyze_with`] sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Iteration<'a> {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The best lines at this depth, best first; `lines[0]` is the best move's.
+    pub lines: &'a [Line],
+    /// Nodes visited since the search started.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
 /// A reusable engine: its transposition table and ordering tables. Every analysis
 /// starts from empty tables, so results do not depend on earlier searches.
 pub struct Searcher {
@@ -139,6 +153,19 @@ impl Searcher {
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
+    ) -> Analysis {
+        self.analyze_with(game, limits, multipv, stop, None)
+    }
+
+    /// [`Searcher::analyze`], calling `listener` after every completed iteration
+    /// (between iterations: the search itself is the same with or without one).
+    pub fn analyze_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
     ) -> Analysis {
         let clock = Clock::new(limits, stop);
         let pos = *game.position();
@@ -208,6 +235,14 @@ impl Searcher {
             lines.sort_by_key(|l| std::cmp::Reverse(l.score));
             completed = lines;
             depth_done = depth;
+            if let Some(listener) = listener.as_mut() {
+                listener(&Iteration {
+                    depth,
+                    lines: &to_lines(&completed),
+                    nodes: search.nodes,
+                    elapsed: search.clock.elapsed(),
+                });
+            }
             let decided = completed
                 .iter()
                 .all(|l| l.score.abs() >= MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth);
@@ -222,16 +257,7 @@ impl Searcher {
                 pv: vec![root_moves[0]],
             });
         }
-        let lines: Vec<Line> = completed
-            .iter()
-            .filter_map(|r| {
-                Some(Line {
-                    mv: *r.pv.first()?,
-                    score: Score::from_internal(r.score),
-                    pv: r.pv.clone(),
-                })
-            })
-            .collect();
+        let lines = to_lines(&completed);
         let best = &lines[0];
         Analysis {
             best_move: Some(best.mv),
@@ -244,6 +270,20 @@ impl Searcher {
             outcome: None,
         }
     }
+}
+
+/// The public form of a search's root lines.
+fn to_lines(results: &[RootResult]) -> Vec<Line> {
+    results
+        .iter()
+        .filter_map(|r| {
+            Some(Line {
+                mv: *r.pv.first()?,
+                score: Score::from_internal(r.score),
+                pv: r.pv.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Analyses `game` with a fresh engine (see [`Searcher::analyze`]).

@@ -1,0 +1,389 @@
+//! `GET` and `POST /v1/analyze/stream`: an analysis that reports every completed
+//! iteration as a Server-Sent Event, so a page can show the search as it deepens
+//! (`EventSource` for the GET form, fetch streaming for the POST form).
+//!
+//! The request is checked before the stream starts (a refusal is a problem
+//! document with its 4xx status), and the search runs on the same bounded pool as
+//! `POST /v1/analyze` (503 with `Retry-After` when it is full). The search stops as
+//! soon as the stream is dropped: the client went away, or the connection broke.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::Serialize;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::api::AppState;
+use crate::api::analyze::{AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond};
+use crate::api::error::{ApiError, Problem};
+use crate::api::extract::ApiJson;
+use crate::api::pool::SubmitError;
+use crate::rules::Move;
+use crate::search::Iteration;
+
+/// The media type of the stream.
+pub const EVENT_STREAM: &str = "text/event-stream";
+
+/// The `id` of the final event. A browser's `EventSource` reconnects when a stream
+/// ends and sends the last id it saw in `Last-Event-ID`; a request carrying this id
+/// is answered 204, which tells it to stop instead of starting the analysis again.
+pub const END_ID: &str = "end";
+
+/// How often an idle stream sends a comment line, so that proxies keep it open and
+/// a vanished client is noticed by the failed write.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The query form of `POST /v1/analyze/stream`.
+#[derive(Clone, Debug, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Preset id (see `GET /v1/variants`).
+    #[param(example = "brandubh")]
+    pub variant: String,
+    /// The starting position (default: the preset's start); URL-encode it.
+    pub position: Option<String>,
+    /// Moves played from `position` before the analysis, comma-separated
+    /// (`d7-d6,c4-c5`).
+    pub moves: Option<String>,
+    /// Time budget in milliseconds (as in `POST /v1/analyze`).
+    #[param(example = 2000)]
+    pub time_ms: Option<u64>,
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// How many best lines each event carries in `lines`, 1 to 5 (default 1).
+    pub multipv: Option<usize>,
+}
+
+const PARAMETERS: &str = "variant, position, moves, time_ms, depth, nodes, multipv";
+
+fn query_error(field: &str, detail: String) -> ApiError {
+    ApiError::MalformedQuery {
+        detail,
+        field: Some(field.to_owned()),
+    }
+}
+
+/// A count parameter, or the problem that names it.
+fn count<T: std::str::FromStr>(field: &str, text: &str) -> Result<T, ApiError> {
+    text.trim().parse().map_err(|_| {
+        query_error(
+            field,
+            format!("`{field}` must be a whole number that fits the limits (got {text:?})"),
+        )
+    })
+}
+
+impl StreamQuery {
+    /// Reads the query string, naming the parameter at fault.
+    pub fn parse(query: &str) -> Result<StreamQuery, ApiError> {
+        let pairs = web::Query::<Vec<(String, String)>>::from_query(query)
+            .map_err(|e| ApiError::MalformedQuery {
+                detail: format!("invalid query string: {e}"),
+                field: None,
+            })?
+            .into_inner();
+        let mut q = StreamQuery::default();
+        let mut variant = None;
+        for (key, value) in pairs {
+            match key.as_str() {
+                "variant" => variant = Some(value),
+                "position" => q.position = Some(value),
+                "moves" => q.moves = Some(value),
+                "time_ms" => q.time_ms = Some(count(&key, &value)?),
+                "depth" => q.depth = Some(count(&key, &value)?),
+                "nodes" => q.nodes = Some(count(&key, &value)?),
+                "multipv" => q.multipv = Some(count(&key, &value)?),
+                _ => {
+                    return Err(query_error(
+                        &key,
+                        format!("unknown query parameter `{key}` (expected: {PARAMETERS})"),
+                    ));
+                }
+            }
+        }
+        q.variant = variant.ok_or_else(|| {
+            query_error("variant", "missing query parameter `variant`".to_owned())
+        })?;
+        Ok(q)
+    }
+
+    /// The same request as a JSON body (built through serde, so every field the
+    /// body form has and the query does not keeps its default).
+    fn into_request(self) -> Result<AnalyzeRequest, ApiError> {
+        let moves: Option<Vec<String>> = match self.moves.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(text) => Some(text.split(',').map(|m| m.trim().to_owned()).collect()),
+        };
+        let value = serde_json::json!({
+            "variant": self.variant,
+            "position": self.position,
+            "moves": moves,
+            "time_ms": self.time_ms,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "multipv": self.multipv,
+        });
+        serde_json::from_value(value).map_err(|e| ApiError::MalformedQuery {
+            detail: format!("invalid query string: {e}"),
+            field: None,
+        })
+    }
+}
+
+/// The data of an `info` event: one completed iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({"depth": 3, "score": {"cp": 160}, "pv": ["d2-f2", "d3-e3", "d6-f6"], "nodes": 960, "nps": 1920000, "time_ms": 0}))]
+pub struct InfoEvent {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The best line's score, from the side to move's point of view.
+    pub score: ScoreDto,
+    /// The best line at this depth.
+    pub pv: Vec<String>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started, in milliseconds.
+    pub time_ms: u64,
+    /// The best lines at this depth, best first (with `multipv` above 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<LineDto>>,
+}
+
+impl InfoEvent {
+    fn of(it: &Iteration<'_>, multipv: usize) -> InfoEvent {
+        let names = |pv: &[Move]| pv.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let best = it.lines.first();
+        InfoEvent {
+            depth: it.depth,
+            score: best.map_or(ScoreDto::Cp(0), |l| l.score.into()),
+            pv: best.map_or_else(Vec::new, |l| names(&l.pv)),
+            nodes: it.nodes,
+            nps: (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64,
+            time_ms: it.elapsed.as_millis() as u64,
+            lines: (multipv > 1).then(|| {
+                it.lines
+                    .iter()
+                    .map(|l| LineDto {
+                        mv: l.mv.to_string(),
+                        score: l.score.into(),
+                        pv: names(&l.pv),
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+/// One Server-Sent Event: `event: <name>`, an optional `id`, one `data` line.
+fn event(name: &str, id: Option<&str>, data: &impl Serialize) -> Bytes {
+    // The data are plain JSON objects: serialising them cannot fail, and JSON
+    // text has no raw newline, so one `data:` line carries it.
+    let json = serde_json::to_string(data).unwrap_or_else(|_| "{}".to_owned());
+    let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
+    Bytes::from(format!("event: {name}\n{id}data: {json}\n\n"))
+}
+
+/// Raises the search's stop flag when the stream is dropped.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the stream still has to send.
+struct Pending {
+    rx: UnboundedReceiver<Bytes>,
+    ended: bool,
+    _stop: StopOnDrop,
+}
+
+/// The search job: an `info` event per iteration, then the `bestmove` event.
+fn search_job(
+    p: Prepared,
+    tx: UnboundedSender<Bytes>,
+    stop: Arc<AtomicBool>,
+    searches: impl Fn() + Send + 'static,
+) -> crate::api::pool::Job {
+    Box::new(move |searcher| {
+        let mut listener = |it: &Iteration<'_>| {
+            if tx
+                .send(event("info", None, &InfoEvent::of(it, p.multipv)))
+                .is_err()
+            {
+                // Nobody reads the stream any more.
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let analysis = searcher.analyze_with(
+            &p.built.game,
+            &p.limits,
+            p.multipv,
+            &stop,
+            Some(&mut listener),
+        );
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        searches();
+        let _ = tx.send(event(
+            "bestmove",
+            Some(END_ID),
+            &respond(&p, &analysis, false),
+        ));
+    })
+}
+
+/// Starts the stream of a checked request, or refuses it (503 when the pool is full).
+fn start(
+    state: &AppState,
+    req: &HttpRequest,
+    body: AnalyzeRequest,
+) -> Result<HttpResponse, ApiError> {
+    let reconnect = req
+        .headers()
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|id| id.trim() == END_ID);
+    if reconnect {
+        return Ok(HttpResponse::NoContent().finish());
+    }
+    let service = &state.analysis;
+    let prepared = prepare(&body, &service.settings)?;
+    let (tx, rx) = unbounded_channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let counter = Arc::clone(service);
+    let job = search_job(prepared, tx, Arc::clone(&stop), move || {
+        counter.count_answer()
+    });
+    if let Err(over) = service.submit(job) {
+        return Ok(over.response());
+    }
+    let pending = Pending {
+        rx,
+        ended: false,
+        _stop: StopOnDrop(stop),
+    };
+    let stream = futures_util::stream::unfold(pending, |mut s| async move {
+        if s.ended {
+            return None;
+        }
+        let chunk = match tokio::time::timeout(KEEP_ALIVE, s.rx.recv()).await {
+            Ok(Some(chunk)) => {
+                s.ended = chunk.starts_with(b"event: bestmove");
+                chunk
+            }
+            Ok(None) => {
+                // The job ended without an answer: the pool stopped (shutdown).
+                s.ended = true;
+                let problem = ApiError::Unavailable {
+                    detail: SubmitError::Closed.to_string(),
+                }
+                .problem();
+                event("problem", None, &problem)
+            }
+            Err(_) => Bytes::from_static(b": keep-alive\n\n"),
+        };
+        Some((Ok::<_, actix_web::Error>(chunk), s))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type(EVENT_STREAM)
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        // Reverse proxies (nginx) would otherwise buffer the events.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(stream))
+}
+
+const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
+
+/// Analyse a game, streaming each iteration (Server-Sent Events)
+///
+/// The analysis of `POST /v1/analyze` (same parameters, as a query; `moves`
+/// comma-separated), answered as `text/event-stream` for `EventSource`: one `info`
+/// event per completed iteration (`depth`, `score`, `pv`, `nodes`, `nps`, `time_ms`,
+/// and `lines` with `multipv` above 1; see the `InfoEvent` schema), then one
+/// `bestmove` event whose data is the body `POST /v1/analyze` answers, with
+/// `id: end`; then the stream ends. Close the `EventSource` on `bestmove`; one that
+/// reconnects anyway sends `Last-Event-ID: end` and gets 204, which stops it. An idle
+/// stream carries a comment line every 15 s.
+///
+/// The parameters are checked before the stream starts: a refusal is a problem
+/// document (400, 404, 422) as for `POST /v1/analyze`. The search takes a thread of
+/// the same pool (503 with `Retry-After` when it is full) and stops as soon as the
+/// client disconnects.
+#[utoipa::path(
+    tag = "analysis",
+    params(StreamQuery),
+    responses(
+        (status = 200, description = "The events, as the search completes each iteration", content_type = "text/event-stream", body = String,
+         example = json!(STREAM_EXAMPLE)),
+        (status = 204, description = "A reconnection after the final event (`Last-Event-ID: end`): nothing more to send"),
+        (status = 400, description = "Malformed query, position or move", body = Problem, content_type = "application/problem+json",
+         examples(("bad_depth" = (summary = "GET /v1/analyze/stream?variant=brandubh&depth=deep", value = json!({"type": "/problems/malformed-query", "title": "Malformed query string", "status": 400, "detail": "`depth` must be a whole number that fits the limits (got \"deep\")", "field": "depth"}))))),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
+         examples(("unknown_variant" = (summary = "GET /v1/analyze/stream?variant=chess", value = json!({"type": "/problems/unknown-variant", "title": "Unknown variant", "status": 404, "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)", "field": "variant"}))))),
+        (status = 422, description = "A limit out of range, a move or position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
+         examples(("bad_multipv" = (summary = "GET /v1/analyze/stream?variant=brandubh&multipv=9", value = json!({"type": "/problems/invalid-field", "title": "Invalid field value", "status": 422, "detail": "`multipv` must be between 1 and 5 (got 9)", "field": "multipv"}))))),
+        (status = 503, description = "Every search thread is busy and the queue is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
+    )
+)]
+#[get("/v1/analyze/stream")]
+pub async fn get_analyze_stream(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let query = StreamQuery::parse(req.query_string())?;
+    start(&state, &req, query.into_request()?)
+}
+
+/// Analyse a game, streaming each iteration (JSON body)
+///
+/// `GET /v1/analyze/stream` for clients that post the JSON body of
+/// `POST /v1/analyze` (fetch streaming): the same `info` events, then the
+/// `bestmove` event, as `text/event-stream`. Refusals before the stream starts are
+/// problem documents (400, 404, 413, 415, 422, 503 with `Retry-After`).
+#[utoipa::path(
+    tag = "analysis",
+    request_body(content = AnalyzeRequest, description = "The game and the limits", content_type = "application/json",
+        examples(
+            ("opening" = (summary = "Brandubh start, two seconds", value = json!({"variant": "brandubh", "time_ms": 2000}))),
+            ("multipv" = (summary = "Three best lines, 6 plies", value = json!({"variant": "brandubh", "moves": ["d7-f7"], "depth": 6, "multipv": 3}))),
+        )
+    ),
+    responses(
+        (status = 200, description = "The events, as the search completes each iteration", content_type = "text/event-stream", body = String,
+         example = json!(STREAM_EXAMPLE)),
+        (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A limit out of range, a move or position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every search thread is busy and the queue is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
+    )
+)]
+#[post("/v1/analyze/stream")]
+pub async fn post_analyze_stream(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: ApiJson<AnalyzeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    start(&state, &req, body.0)
+}
+
+/// Registers the streaming endpoints.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(get_analyze_stream).service(post_analyze_stream);
+}
