@@ -15,12 +15,14 @@
 //!
 //! Files: `search.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
-//! `attacks.rs` (geometry), `clock.rs` (limits), `bench.rs` (the benchmark).
+//! `attacks.rs` (geometry), `clock.rs` (limits), `level.rs` (strength levels),
+//! `bench.rs` (the benchmark).
 
 mod attacks;
 pub mod bench;
 mod clock;
 mod eval;
+pub mod level;
 mod move_picker;
 pub mod params;
 #[allow(clippy::module_inception)]
