@@ -23,6 +23,9 @@ pub struct CacheKey {
     /// often each occurred matters to repetition).
     pub history: Vec<u64>,
     pub multipv: u8,
+    /// The strength level (10: full) and the seed of its choice (0 at level 10).
+    pub level: u8,
+    pub seed: u64,
 }
 
 impl CacheKey {
@@ -38,6 +41,19 @@ impl CacheKey {
             plies_since_capture: pos.plies_since_capture(),
             history,
             multipv: multipv.min(u8::MAX as usize) as u8,
+            level: crate::search::level::MAX_LEVEL,
+            seed: 0,
+        }
+    }
+
+    /// The key of an answer at a strength level below full (which depends on the
+    /// seed).
+    pub fn with_level(self, level: u8, seed: u64) -> CacheKey {
+        let full = level >= crate::search::level::MAX_LEVEL;
+        CacheKey {
+            level,
+            seed: if full { 0 } else { seed },
+            ..self
         }
     }
 }

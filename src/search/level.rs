@@ -29,13 +29,13 @@ struct Shape {
 const SHAPES: [Shape; 9] = [
     Shape {
         depth: 1,
-        temperature: 120.0,
-        margin: 400,
+        temperature: 150.0,
+        margin: 500,
     },
     Shape {
         depth: 1,
-        temperature: 60.0,
-        margin: 250,
+        temperature: 40.0,
+        margin: 150,
     },
     Shape {
         depth: 2,
@@ -44,8 +44,8 @@ const SHAPES: [Shape; 9] = [
     },
     Shape {
         depth: 2,
-        temperature: 30.0,
-        margin: 120,
+        temperature: 20.0,
+        margin: 80,
     },
     Shape {
         depth: 3,
@@ -54,8 +54,8 @@ const SHAPES: [Shape; 9] = [
     },
     Shape {
         depth: 3,
-        temperature: 15.0,
-        margin: 60,
+        temperature: 10.0,
+        margin: 40,
     },
     Shape {
         depth: 4,
@@ -63,12 +63,12 @@ const SHAPES: [Shape; 9] = [
         margin: 50,
     },
     Shape {
-        depth: 5,
+        depth: 6,
         temperature: 10.0,
         margin: 30,
     },
     Shape {
-        depth: 6,
+        depth: 8,
         temperature: 5.0,
         margin: 20,
     },
@@ -245,7 +245,7 @@ mod tests {
             Score::Cp(100),
             Score::Cp(80),
             Score::Cp(60),
-            Score::Cp(-300),
+            Score::Cp(-350),
         ]);
         let picks = |level| {
             let mut seen = [0u32; 4];
