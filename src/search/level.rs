@@ -245,7 +245,7 @@ mod tests {
             Score::Cp(100),
             Score::Cp(80),
             Score::Cp(60),
-            Score::Cp(-350),
+            Score::Cp(-450),
         ]);
         let picks = |level| {
             let mut seen = [0u32; 4];
