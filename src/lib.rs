@@ -4,6 +4,7 @@
 //! - [`search`]: the engine (best move from a time-limited search).
 //! - `api` (feature `server`): the HTTP service.
 //! - `cli` (feature `server`): the `branan` command line.
+//! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
 
 pub mod rules;
 pub mod search;
@@ -13,3 +14,6 @@ pub mod api;
 
 #[cfg(feature = "server")]
 pub mod cli;
+
+#[cfg(feature = "server")]
+pub mod selfplay;

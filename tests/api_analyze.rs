@@ -130,8 +130,8 @@ fn overload_is_refused_not_queued_forever() {
     let url = format!("{}/v1/analyze", s.url());
     let long = {
         let url = url.clone();
-        // It stops new iterations at 45% of its time: ~1.8 s of a busy thread, room
-        // enough for the request below on a loaded machine.
+        // It searches for its whole 4 s: room enough for the request below on a
+        // loaded machine.
         std::thread::spawn(move || post(&url, &json!({"variant": "tawlbwrdd", "time_ms": 4000})))
     };
     std::thread::sleep(Duration::from_millis(300));

@@ -474,3 +474,53 @@ fn time_limit_is_clamped_and_zero_refused() {
     );
     assert_eq!(problem["field"], "time_ms", "{problem}");
 }
+
+#[test]
+fn level_and_seed_edges() {
+    let srv = server(ServerConfig::default());
+    for (field, value) in [
+        ("level", json!(0)),
+        ("level", json!(11)),
+        ("level", json!(-3)),
+        ("seed", json!(-1)),
+        ("seed", json!(9_007_199_254_740_992_i64)),
+    ] {
+        let mut body = json!({"variant": "brandubh", "level": 3});
+        body[field] = value.clone();
+        let problem = assert_problem(analyze(&srv, &body), 422, "/problems/invalid-field");
+        assert_eq!(problem["field"], field, "{field} = {value}: {problem}");
+    }
+    // The edges pass; a level's move is legal and reproducible for its seed.
+    let ask = |level: i64, seed: i64| {
+        let (status, _, res) = analyze(
+            &srv,
+            &json!({"variant": "brandubh", "moves": ["d7-f7"], "level": level, "seed": seed}),
+        );
+        assert_eq!(status, 200, "{res}");
+        res
+    };
+    let first = ask(1, 9_007_199_254_740_991);
+    assert_eq!(first["depth"], 1, "level 1 searches one ply: {first}");
+    let v = Variant::by_id("brandubh").unwrap();
+    let mut game = Game::new(Position::start(v));
+    game.play("d7-f7".parse().unwrap()).unwrap();
+    let mv = first["best_move"].as_str().unwrap().parse().unwrap();
+    assert!(game.legal_moves().contains(mv), "{first}");
+    // The seed is part of the cached answer's key: different seeds draw different
+    // moves.
+    let moves: std::collections::HashSet<String> = (0..12)
+        .map(|seed| ask(1, seed)["best_move"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert!(moves.len() > 1, "{moves:?}");
+    assert_eq!(ask(10, 0)["status"]["over"], false);
+    // A win in one ply is never missed, at any level and seed.
+    for seed in 0..8 {
+        let (status, _, res) = analyze(
+            &srv,
+            &json!({"variant": "tablut", "position": "9/1K7/9/9/9/9/9/9/8t d 0",
+                    "level": 1, "seed": seed}),
+        );
+        assert_eq!(status, 200, "{res}");
+        assert_eq!(res["score"], json!({"win": 1}), "{res}");
+    }
+}

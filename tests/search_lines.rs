@@ -203,3 +203,26 @@ fn a_listener_sees_every_iteration_and_changes_nothing() {
         assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
     }
 }
+
+#[test]
+fn a_time_limit_is_used_to_the_deadline() {
+    // Far from decided: the search goes on into iterations it cannot finish and
+    // stops at the deadline (never before it; load only makes it later).
+    let v = Variant::by_id("brandubh").unwrap();
+    let game = Game::new(Position::start(v));
+    let a = analyze(&game, &Limits::time_ms(200), 1, &AtomicBool::new(false));
+    assert!(a.elapsed >= Duration::from_millis(200), "{:?}", a.elapsed);
+    assert!(game.legal_moves().contains(a.best_move.unwrap()));
+}
+
+#[test]
+fn a_single_legal_move_is_answered_at_once() {
+    // The attackers' only move is a2-a3.
+    let v = Variant::by_id("brandubh").unwrap();
+    let game = Game::new(Position::parse(v, "7/7/3K3/T6/7/tT5/7 a 0").unwrap());
+    assert_eq!(game.legal_moves().len(), 1);
+    let a = analyze(&game, &Limits::time_ms(5_000), 1, &AtomicBool::new(false));
+    assert_eq!(a.best_move, Some("a2-a3".parse().unwrap()));
+    assert_eq!(a.depth, 1);
+    assert!(a.nodes < 100, "{}", a.nodes);
+}

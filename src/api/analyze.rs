@@ -57,6 +57,19 @@ pub struct AnalyzeRequest {
     /// How many best lines to return in `lines`, 1 to 5 (default 1).
     #[serde(default)]
     pub multipv: Option<usize>,
+    /// Playing strength, 1 (beginner) to 10 (full strength, the default). Below 10
+    /// the search is shallower and the move is chosen among the best lines at
+    /// random, weighted by score; a forced win is always played and a move that
+    /// loses by force never chosen while another does not.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<i64>,
+    /// Seed of a level's choice (0 to 2^53 - 1, default 0): the same request with
+    /// the same seed gives the same move once the level's depth is reached within
+    /// the time.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 9007199254740991_i64)]
+    pub seed: Option<i64>,
 }
 
 /// A score from the side to move's point of view: `{"cp": n}` (100 = one soldier)
@@ -266,7 +279,13 @@ pub struct Prepared {
     pub limits: search::Limits,
     pub want: Want,
     pub multipv: usize,
+    /// Strength level, 1..=10.
+    pub level: u8,
+    pub seed: u64,
 }
+
+/// The largest seed: the largest integer every JSON reader holds exactly.
+pub const MAX_SEED: i64 = (1 << 53) - 1;
 
 fn invalid(field: &str, detail: String) -> ApiError {
     ApiError::InvalidField {
@@ -305,6 +324,27 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
             ),
         ));
     }
+    let max_level = search::level::MAX_LEVEL;
+    let level = match req.level {
+        None => max_level,
+        Some(l) if (1..=i64::from(max_level)).contains(&l) => l as u8,
+        Some(l) => {
+            return Err(invalid(
+                "level",
+                format!("`level` must be between 1 and {max_level} (got {l})"),
+            ));
+        }
+    };
+    let seed = match req.seed {
+        None => 0,
+        Some(s) if (0..=MAX_SEED).contains(&s) => s as u64,
+        Some(s) => {
+            return Err(invalid(
+                "seed",
+                format!("`seed` must be between 0 and {MAX_SEED} (got {s})"),
+            ));
+        }
+    };
     let depth = req.depth.map(|d| d.min(settings.max_depth));
     let nodes = req.nodes.map(|n| n.min(settings.max_nodes));
     let time_ms = match (req.time_ms, depth, nodes) {
@@ -341,12 +381,17 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
         },
         want,
         multipv,
+        level,
+        seed,
     })
 }
 
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
 pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
-    let analysis = searcher.analyze(&p.built.game, &p.limits, p.multipv, stop);
+    let (limits, multipv) = search::level::limits(p.level, &p.limits, p.multipv);
+    let mut analysis = searcher.analyze(&p.built.game, &limits, multipv, stop);
+    search::level::apply(&mut analysis, p.level, p.seed);
+    analysis.lines.truncate(p.multipv);
     if stop.load(Ordering::Relaxed) {
         return None;
     }
@@ -499,7 +544,7 @@ impl AnalysisService {
     /// Analyses one prepared request (cache, then pool).
     pub async fn analyze(&self, p: Prepared) -> Result<AnalyzeResponse, Overloaded> {
         let cache = Arc::clone(&self.cache);
-        let key = CacheKey::of(&p.built.game, p.multipv, &p.want);
+        let key = CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
         // A cached answer needs no search thread.
         if let Some(stored) = cache.lookup(&key, &p.want) {
             self.searches.inc();
@@ -688,7 +733,7 @@ impl BatchRun {
                     })
                 }
                 Ok(p) => {
-                    let key = CacheKey::of(&p.built.game, p.multipv, &p.want);
+                    let key = CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
                     let got = self
                         .cache
                         .get_or_compute(key, p.want, || run(&p, searcher, &self.stop));

@@ -30,6 +30,9 @@ pub struct CacheKey {
     pub multipv: u8,
     /// `(depth, nodes)` of a deterministic request; `None` for a time-limited one.
     pub exact: Option<(Option<u32>, Option<u64>)>,
+    /// The strength level (10: full) and the seed of its choice (0 at level 10).
+    pub level: u8,
+    pub seed: u64,
 }
 
 impl CacheKey {
@@ -46,6 +49,19 @@ impl CacheKey {
             history,
             multipv: multipv.min(u8::MAX as usize) as u8,
             exact: want.is_deterministic().then_some((want.depth, want.nodes)),
+            level: crate::search::level::MAX_LEVEL,
+            seed: 0,
+        }
+    }
+
+    /// The key of an answer at a strength level below full (which depends on the
+    /// seed).
+    pub fn with_level(self, level: u8, seed: u64) -> CacheKey {
+        let full = level >= crate::search::level::MAX_LEVEL;
+        CacheKey {
+            level,
+            seed: if full { 0 } else { seed },
+            ..self
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod bench;
+mod lab;
 mod openapi;
 mod perft;
 mod serve;
@@ -40,6 +41,11 @@ pub enum Command {
     /// Analyse one request per stdin line (the fields of `POST /v1/analyze`) on every
     /// core; one answer per stdout line, in order.
     Analyze(analyze::AnalyzeArgs),
+    /// The self-play lab: engine A against engine B from an opening book, with
+    /// results, Elo and an SPRT; every game to a JSON-lines file.
+    Match(lab::MatchArgs),
+    /// Make an opening book for `match` (one opening a line).
+    Openings(lab::OpeningsArgs),
 }
 
 /// Parses the command line and runs it.
@@ -49,6 +55,8 @@ pub fn run() -> ExitCode {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Analyze(args)) => analyze::run_cli(&args),
+        Some(Command::Match(args)) => lab::run_match(&args),
+        Some(Command::Openings(args)) => lab::run_openings(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

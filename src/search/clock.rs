@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::params::{MAX_DEPTH, SOFT_TIME_PER_MILLE};
+use super::params::MAX_DEPTH;
 
 /// How much work a search may do. With no time limit, the result depends only on
 /// the position, the history and these numbers (the search is single-threaded and
@@ -51,7 +51,6 @@ impl Limits {
 pub(crate) struct Clock<'a> {
     start: Instant,
     hard: Option<Duration>,
-    soft: Option<Duration>,
     nodes: Option<u64>,
     stop: &'a AtomicBool,
 }
@@ -61,9 +60,6 @@ impl<'a> Clock<'a> {
         Clock {
             start: Instant::now(),
             hard: limits.time_ms.map(Duration::from_millis),
-            soft: limits
-                .time_ms
-                .map(|ms| Duration::from_micros(ms * SOFT_TIME_PER_MILLE)),
             nodes: limits.nodes,
             stop,
         }
@@ -92,8 +88,11 @@ impl<'a> Clock<'a> {
         self.nodes.is_some_and(|n| nodes >= n)
     }
 
-    /// Whether there is time to start another iteration.
+    /// Whether another iteration may start. With a time limit, iterations go on
+    /// until the deadline, which stops the last one part-way (its result still
+    /// counts once its first move is searched): the budget is what the caller
+    /// chose to spend.
     pub(crate) fn may_deepen(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed) && self.soft.is_none_or(|s| self.start.elapsed() < s)
+        !self.stop.load(Ordering::Relaxed) && self.hard.is_none_or(|h| self.start.elapsed() < h)
     }
 }

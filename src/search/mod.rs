@@ -15,12 +15,14 @@
 //!
 //! Files: `search.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
-//! `attacks.rs` (geometry), `clock.rs` (limits), `bench.rs` (the benchmark).
+//! `attacks.rs` (geometry), `clock.rs` (limits), `level.rs` (strength levels),
+//! `bench.rs` (the benchmark).
 
 mod attacks;
 pub mod bench;
 mod clock;
 mod eval;
+pub mod level;
 mod move_picker;
 pub mod params;
 #[allow(clippy::module_inception)]
@@ -196,7 +198,13 @@ impl Searcher {
 
         let mut completed: Vec<RootResult> = Vec::new();
         let mut depth_done = 0;
-        for depth in 1..=limits.max_depth() {
+        // With one legal move the answer is decided: no need to spend the time.
+        let max_depth = if root_moves.len() == 1 && limits.time_ms.is_some() {
+            1
+        } else {
+            limits.max_depth()
+        };
+        for depth in 1..=max_depth {
             if depth > 1 && !search.clock.may_deepen() {
                 break;
             }
@@ -206,18 +214,15 @@ impl Searcher {
                 let prev = completed.get(i).and_then(|l| l.pv.first().copied());
                 let result = search.root(&pos, depth as i32, &excluded, prev);
                 if search.stopped {
-                    // A first line cut short still counts when a move other than
-                    // the previous best (searched first) proved better than it.
+                    // An iteration cut short at the deadline still counts: the
+                    // previous best is searched first, so a result means that it
+                    // was searched fully to the new depth, and any other move in
+                    // the result proved better than it.
                     if i == 0
                         && (multipv == 1 || completed.is_empty())
                         && let Some(r) = result
                     {
-                        let changed = completed
-                            .first()
-                            .is_none_or(|old| old.pv.first() != r.pv.first());
-                        if changed {
-                            completed = vec![r];
-                        }
+                        completed = vec![r];
                     }
                     break;
                 }

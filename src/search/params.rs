@@ -97,8 +97,6 @@ pub const LMR_LATE_MOVES: usize = 10;
 pub const QS_EVASION_PLIES: u32 = 2;
 pub const QS_KING_THREAT_PLIES: u32 = 4;
 
-/// With a time limit, no new iteration starts after this share (per mille) of it.
-pub const SOFT_TIME_PER_MILLE: u64 = 450;
 /// How many nodes pass between two looks at the clock and the stop flag.
 pub const CHECK_EVERY_NODES: u64 = 1024;
 

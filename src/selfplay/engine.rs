@@ -1,0 +1,181 @@
+//! The players of a match: this engine at full strength or at a level, a random
+//! mover, or another branan binary (driven through its `analyze` command, one
+//! process per move, so any earlier build can be played against).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+
+use crate::rules::{Game, Move, Position};
+use crate::search::level::{self, MAX_LEVEL, Rng};
+use crate::search::{Limits, Searcher};
+
+/// A player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// This engine at a level (10: full strength).
+    Level(u8),
+    /// A uniformly random legal move.
+    Random,
+    /// Another branan binary.
+    External(PathBuf),
+}
+
+impl Engine {
+    /// `self` (full strength), `level=N` (1..=10), `random`, or the path of a branan
+    /// binary.
+    pub fn parse(s: &str) -> Result<Engine, String> {
+        if s == "self" {
+            return Ok(Engine::Level(MAX_LEVEL));
+        }
+        if s == "random" {
+            return Ok(Engine::Random);
+        }
+        if let Some(n) = s.strip_prefix("level=") {
+            return match n.parse::<u8>() {
+                Ok(l) if (1..=MAX_LEVEL).contains(&l) => Ok(Engine::Level(l)),
+                _ => Err(format!("`{s}`: the level must be 1 to {MAX_LEVEL}")),
+            };
+        }
+        let path = PathBuf::from(s);
+        if path.is_file() {
+            Ok(Engine::External(path))
+        } else {
+            Err(format!(
+                "`{s}`: not `self`, `level=N`, `random`, nor an existing branan binary"
+            ))
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Engine::Level(MAX_LEVEL) => "self".to_owned(),
+            Engine::Level(l) => format!("level={l}"),
+            Engine::Random => "random".to_owned(),
+            Engine::External(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// The work one move may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerMove {
+    TimeMs(u64),
+    Nodes(u64),
+}
+
+impl PerMove {
+    fn limits(self) -> Limits {
+        match self {
+            PerMove::TimeMs(ms) => Limits::time_ms(ms),
+            PerMove::Nodes(n) => Limits::nodes(n),
+        }
+    }
+}
+
+/// The position to send another binary: the position after the last capture (or
+/// the start) and the moves since, which is all repetition can depend on.
+fn since_capture(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
+    let mut pos = *start;
+    let mut base = (*start, 0);
+    for (i, &m) in moves.iter().enumerate() {
+        pos.play_unchecked(m);
+        if pos.plies_since_capture() == 0 {
+            base = (pos, i + 1);
+        }
+    }
+    (base.0, moves[base.1..].to_vec())
+}
+
+fn ask_binary(path: &PathBuf, start: &Position, game: &Game, per: PerMove) -> Result<Move, String> {
+    let (pos, moves) = since_capture(start, game.moves());
+    let mut req = serde_json::json!({
+        "variant": pos.variant().id,
+        "position": pos.to_string(),
+        "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+    });
+    match per {
+        PerMove::TimeMs(ms) => req["time_ms"] = ms.into(),
+        PerMove::Nodes(n) => req["nodes"] = n.into(),
+    }
+    let mut child = Command::new(path)
+        .args(["analyze", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "{req}").map_err(|e| format!("cannot write to the engine: {e}"))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("the engine failed: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let answer: serde_json::Value = serde_json::from_str(text.trim())
+        .map_err(|e| format!("the engine answered `{}`: {e}", text.trim()))?;
+    let best = answer["best_move"]
+        .as_str()
+        .ok_or_else(|| format!("the engine answered no move: {answer}"))?;
+    best.parse()
+        .map_err(|e| format!("the engine answered `{best}`: {e}"))
+}
+
+/// Picks the move of `engine` in `game` (started from `start`); `seed` drives the
+/// random choices.
+pub fn pick(
+    engine: &Engine,
+    searcher: &mut Searcher,
+    start: &Position,
+    game: &Game,
+    per: PerMove,
+    seed: u64,
+) -> Result<Move, String> {
+    match engine {
+        Engine::Random => {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                return Err("no legal move".to_owned());
+            }
+            Ok(moves.as_slice()[Rng::new(seed).below(moves.len())])
+        }
+        Engine::Level(l) => {
+            let (limits, multipv) = level::limits(*l, &per.limits(), 1);
+            let mut a = searcher.analyze(game, &limits, multipv, &AtomicBool::new(false));
+            level::apply(&mut a, *l, seed);
+            a.best_move
+                .ok_or_else(|| "the engine found no move".to_owned())
+        }
+        Engine::External(path) => ask_binary(path, start, game, per),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn engines_parse() {
+        assert_eq!(Engine::parse("self"), Ok(Engine::Level(10)));
+        assert_eq!(Engine::parse("level=3"), Ok(Engine::Level(3)));
+        assert_eq!(Engine::parse("random"), Ok(Engine::Random));
+        assert!(Engine::parse("level=0").is_err());
+        assert!(Engine::parse("level=11").is_err());
+        assert!(Engine::parse("/no/such/binary").is_err());
+    }
+
+    #[test]
+    fn the_history_sent_starts_at_the_last_capture() {
+        let v = Variant::by_id("brandubh").unwrap();
+        let start = Position::parse(v, "4t2/7/7/2tK3/7/7/7 d 0").unwrap();
+        let moves: Vec<Move> = ["d4-d5", "e7-f7"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let (pos, rest) = since_capture(&start, &moves);
+        assert_eq!(pos.to_string(), start.to_string());
+        assert_eq!(rest, moves);
+    }
+}
