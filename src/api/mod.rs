@@ -89,15 +89,25 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::moves::post_moves)
         .service(routes::moves::get_moves)
         .service(routes::play::post_play)
+        .service(routes::board::board_svg_route)
         .service(routes::health::healthz)
         .service(routes::health::readyz)
         .service(metrics::metrics)
         .configure(analyze::configure);
 }
 
-/// The routes registered outside the spec (Swagger UI and the spec itself), for the
-/// 405 answers.
-const UNDOCUMENTED_ROUTES: [&str; 3] = ["/openapi.json", "/swagger-ui", "/swagger-ui/{_:.*}"];
+/// The routes registered outside the spec (the page and its assets, Swagger UI and
+/// the spec itself), for the 405 answers.
+const UNDOCUMENTED_ROUTES: [&str; 8] = [
+    "/openapi.json",
+    "/swagger-ui",
+    "/swagger-ui/{_:.*}",
+    routes::web::PATHS[0],
+    routes::web::PATHS[1],
+    routes::web::PATHS[2],
+    routes::web::PATHS[3],
+    routes::web::PATHS[4],
+];
 
 /// Where Swagger UI is served, and the spec.
 pub const SWAGGER_UI: &str = "/swagger-ui/";
@@ -149,6 +159,7 @@ pub fn app(
         }))
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_JSON, api))
         .service(web::resource("/swagger-ui").route(web::get().to(swagger_redirect)))
+        .configure(routes::web::configure)
         .default_service(web::to(fallback))
         .wrap(cors(&config))
         .wrap(ErrorHandlers::new().default_handler(normalize_errors))
