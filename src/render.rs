@@ -5,9 +5,11 @@
 //! square carries `data-square="e4"` and every piece `data-piece="t"|"T"|"K"` (and
 //! its square), so a program can read a picture back square by square.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
-use crate::rules::{Escape, Move, Piece, Position, Square};
+use crate::rules::{Escape, Move, Piece, Position, Square, Variant};
 
 /// Side of one square, in SVG user units.
 const CELL: u32 = 40;
@@ -59,7 +61,8 @@ pub fn board_svg(pos: &Position, opts: &BoardOptions) -> String {
     let n = u32::from(variant.size());
     let side = n * CELL + 2 * MARGIN;
     let px = opts.size.unwrap_or(DEFAULT_SIZE).clamp(MIN_SIZE, MAX_SIZE);
-    let mut s = String::with_capacity(4096 + 160 * (n * n) as usize);
+    let layer = board_layer(variant, opts.flip);
+    let mut s = String::with_capacity(layer.len() + 1024 + 120 * 32);
     let _ = write!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{px}\" height=\"{px}\" \
@@ -69,93 +72,26 @@ pub fn board_svg(pos: &Position, opts: &BoardOptions) -> String {
         variant.id,
         opts.flip
     );
-    let _ = write!(
-        s,
-        "<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"3\" markerHeight=\"3\" orient=\"auto\">\
-         <path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker></defs>",
-        colour::ARROW
-    );
-    let _ = write!(
-        s,
-        "<rect width=\"{side}\" height=\"{side}\" fill=\"{}\"/>",
-        colour::BACKGROUND
-    );
+    s.push_str(&layer);
 
-    let geometry = &variant.geometry;
-    let highlighted = |sq: Square| opts.last_move.is_some_and(|m| m.from == sq || m.to == sq);
-    for rank in 0..variant.size() {
-        for file in 0..variant.size() {
-            let sq = Square::new(file, rank);
+    if let Some(m) = opts.last_move {
+        for sq in [m.from, m.to] {
             let (x, y) = origin(sq, n, opts.flip);
-            let fill = if sq == geometry.throne {
-                colour::THRONE
-            } else if variant.escape == Escape::Corners && variant.escape_squares.contains(sq) {
-                colour::ESCAPE
-            } else if variant.escape == Escape::Edges && variant.escape_squares.contains(sq) {
-                colour::EDGE
-            } else if (u32::from(file) + u32::from(rank)) % 2 == 0 {
-                colour::DARK
-            } else {
-                colour::LIGHT
-            };
             let _ = write!(
                 s,
-                "<rect data-square=\"{sq}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"{}\" stroke-width=\"1\"/>",
-                colour::LINES
+                "<rect class=\"last\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.55\"/>",
+                x + 1,
+                y + 1,
+                CELL - 2,
+                CELL - 2,
+                colour::LAST_MOVE
             );
-            if highlighted(sq) {
-                let _ = write!(
-                    s,
-                    "<rect class=\"last\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.55\"/>",
-                    x + 1,
-                    y + 1,
-                    CELL - 2,
-                    CELL - 2,
-                    colour::LAST_MOVE
-                );
-            }
-            if sq == geometry.throne
-                || (variant.escape == Escape::Corners && variant.escape_squares.contains(sq))
-            {
-                // A cross marks the squares only the king may stop on.
-                let (a, b) = (x + 8, x + CELL - 8);
-                let (c, d) = (y + 8, y + CELL - 8);
-                let _ = write!(
-                    s,
-                    "<path d=\"M{a},{c}L{b},{d}M{b},{c}L{a},{d}\" stroke=\"{}\" stroke-width=\"2\" stroke-opacity=\"0.6\"/>",
-                    colour::LINES
-                );
-            }
         }
     }
 
-    for i in 0..n {
-        let (fx, _) = origin(Square::new(i as u8, 0), n, opts.flip);
-        let (_, ry) = origin(Square::new(0, i as u8), n, opts.flip);
-        let letter = (b'a' + i as u8) as char;
-        let _ = write!(
-            s,
-            "<text x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"13\" text-anchor=\"middle\" fill=\"{}\">{letter}</text>",
-            fx + CELL / 2,
-            side - MARGIN / 2 + 5,
-            colour::COORD
-        );
-        let _ = write!(
-            s,
-            "<text x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"13\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
-            MARGIN / 2,
-            ry + CELL / 2 + 5,
-            colour::COORD,
-            i + 1
-        );
-    }
-
-    for rank in 0..variant.size() {
-        for file in 0..variant.size() {
-            let sq = Square::new(file, rank);
-            if let Some(piece) = pos.piece_at(sq) {
-                piece_svg(&mut s, piece, sq, n, opts.flip);
-            }
+    for sq in pos.occupied() {
+        if let Some(piece) = pos.piece_at(sq) {
+            piece_svg(&mut s, piece, sq, n, opts.flip);
         }
     }
 
@@ -178,6 +114,107 @@ pub fn board_svg(pos: &Position, opts: &BoardOptions) -> String {
         );
     }
     s.push_str("</svg>\n");
+    s
+}
+
+/// What every picture of a preset drawn one way up shares: the arrow head, the
+/// squares (throne, corners or escape edges), their marks and the coordinates.
+/// Built once per preset and orientation.
+fn board_layer(variant: &'static Variant, flip: bool) -> Cow<'static, str> {
+    static LAYERS: LazyLock<Vec<[String; 2]>> = LazyLock::new(|| {
+        Variant::all()
+            .iter()
+            .map(|v| [build_layer(v, false), build_layer(v, true)])
+            .collect()
+    });
+    let layers = Variant::all()
+        .iter()
+        .position(|v| std::ptr::eq(v, variant))
+        .and_then(|i| LAYERS.get(i));
+    match layers {
+        Some(pair) => Cow::Borrowed(pair[usize::from(flip)].as_str()),
+        // A preset built outside the table is drawn each time.
+        None => Cow::Owned(build_layer(variant, flip)),
+    }
+}
+
+fn build_layer(variant: &Variant, flip: bool) -> String {
+    let n = u32::from(variant.size());
+    let side = n * CELL + 2 * MARGIN;
+    let mut s = String::with_capacity(16 * 1024);
+    let _ = write!(
+        s,
+        "<defs><marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"3\" markerHeight=\"3\" orient=\"auto\">\
+         <path d=\"M0,0L10,5L0,10z\" fill=\"{}\"/></marker></defs>",
+        colour::ARROW
+    );
+    let _ = write!(
+        s,
+        "<rect width=\"{side}\" height=\"{side}\" fill=\"{}\"/>",
+        colour::BACKGROUND
+    );
+    let geometry = &variant.geometry;
+    let _ = write!(s, "<g stroke=\"{}\" stroke-width=\"1\">", colour::LINES);
+    for rank in 0..variant.size() {
+        for file in 0..variant.size() {
+            let sq = Square::new(file, rank);
+            let (x, y) = origin(sq, n, flip);
+            let fill = if sq == geometry.throne {
+                colour::THRONE
+            } else if variant.escape == Escape::Corners && variant.escape_squares.contains(sq) {
+                colour::ESCAPE
+            } else if variant.escape == Escape::Edges && variant.escape_squares.contains(sq) {
+                colour::EDGE
+            } else if (u32::from(file) + u32::from(rank)) % 2 == 0 {
+                colour::DARK
+            } else {
+                colour::LIGHT
+            };
+            let _ = write!(
+                s,
+                "<rect data-square=\"{sq}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>"
+            );
+        }
+    }
+    s.push_str("</g>");
+    // A cross marks the squares only the king may stop on.
+    let mut marks = geometry.corners.intersect(variant.escape_squares);
+    if variant.escape != Escape::Corners {
+        marks = crate::rules::BitBoard::EMPTY;
+    }
+    marks.insert(geometry.throne);
+    let _ = write!(
+        s,
+        "<g stroke=\"{}\" stroke-width=\"2\" stroke-opacity=\"0.6\">",
+        colour::LINES
+    );
+    for sq in marks {
+        let (x, y) = origin(sq, n, flip);
+        let (a, b) = (x + 8, x + CELL - 8);
+        let (c, d) = (y + 8, y + CELL - 8);
+        let _ = write!(s, "<path d=\"M{a},{c}L{b},{d}M{b},{c}L{a},{d}\"/>");
+    }
+    s.push_str("</g>");
+    let _ = write!(
+        s,
+        "<g font-family=\"sans-serif\" font-size=\"13\" text-anchor=\"middle\" fill=\"{}\">",
+        colour::COORD
+    );
+    for i in 0..n {
+        let (fx, _) = origin(Square::new(i as u8, 0), n, flip);
+        let (_, ry) = origin(Square::new(0, i as u8), n, flip);
+        let letter = (b'a' + i as u8) as char;
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\">{letter}</text><text x=\"{}\" y=\"{}\">{}</text>",
+            fx + CELL / 2,
+            side - MARGIN / 2 + 5,
+            MARGIN / 2,
+            ry + CELL / 2 + 5,
+            i + 1
+        );
+    }
+    s.push_str("</g>");
     s
 }
 
@@ -236,7 +273,6 @@ fn escape_xml(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
 
     fn count(hay: &str, needle: &str) -> usize {
         hay.matches(needle).count()
@@ -274,6 +310,7 @@ mod tests {
         };
         assert_eq!(board_svg(&pos, &opts), board_svg(&pos, &opts));
         let a1 = "<rect data-square=\"a1\" x=\"20\" y=\"260\"";
+        assert_eq!(board_svg(&pos, &opts).matches("class=\"last\"").count(), 2);
         assert!(board_svg(&pos, &opts).contains(a1));
         let flipped = board_svg(&pos, &BoardOptions { flip: true, ..opts });
         assert!(flipped.contains("<rect data-square=\"a1\" x=\"260\" y=\"20\""));

@@ -4,7 +4,8 @@
 # Also the server's CPU time per request (from /proc), which other load on the
 # machine does not skew. Usage: benches/wrk/ratio.sh [path/to/branan] [rounds] [secs]
 # With ENDPOINT=board, GET /v1/board.svg (a Tablut position after two moves, an
-# arrow) takes the place of /v1/moves.
+# arrow) takes the place of /v1/moves; with ENDPOINT=board-uncached, the same
+# picture with a different arrow and size each time (every request is drawn).
 set -eu
 BIN=${1:-target/release/branan}
 ROUNDS=${2:-5}
@@ -33,7 +34,9 @@ echo "endpoint req/s cpu_us_per_req non_2xx"
 i=0
 while [ $i -lt "$ROUNDS" ]; do
   run healthz "http://127.0.0.1:$PORT/healthz"
-  if [ "$ENDPOINT" = board ]; then
+  if [ "$ENDPOINT" = board-uncached ]; then
+    run board-uncached -s "$DIR/board_uncached.lua" "http://127.0.0.1:$PORT/v1/board.svg"
+  elif [ "$ENDPOINT" = board ]; then
     run board "http://127.0.0.1:$PORT/v1/board.svg?variant=tablut&moves=d9-d8,e7-d7&arrows=e5-e7"
   else
     run moves -s "$DIR/moves_tablut_start.lua" "http://127.0.0.1:$PORT/v1/moves"

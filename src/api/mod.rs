@@ -60,6 +60,8 @@ pub struct AppState {
     pub ready: Arc<AtomicBool>,
     /// The search pool, the evaluation cache and the analysis limits.
     pub analysis: Arc<analyze::AnalysisService>,
+    /// Board pictures already drawn.
+    pub boards: Arc<routes::board::BoardCache>,
 }
 
 impl AppState {
@@ -71,6 +73,7 @@ impl AppState {
             analysis,
             metrics,
             ready: Arc::new(AtomicBool::new(true)),
+            boards: Arc::new(routes::board::BoardCache::default()),
         }
     }
 
