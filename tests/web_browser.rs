@@ -413,6 +413,13 @@ fn the_page_plays_and_analyses_in_chromium() {
           document.getElementById('moves-input').value = 'd6-f6 d5-d6';",
     );
     b.click("#load");
+    let loaded = api_moves(
+        &url,
+        "brandubh",
+        "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+        "d6-f6,d5-d6",
+    );
+    let loaded = loaded["position"].as_str().expect("a position").to_owned();
     let mut depths = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(10);
     let streamed = loop {
@@ -420,7 +427,12 @@ fn the_page_plays_and_analyses_in_chromium() {
             "const a = document.getElementById('analysis'); \
              return [Number(document.getElementById('depth').dataset.depth), a.dataset.running, a.dataset.streamed, document.getElementById('board').dataset.position];",
         );
-        let depth = v[0].as_u64().unwrap_or(0);
+        // Depths of the loaded position only (not of a search it replaced).
+        let depth = if v[3] == loaded.as_str() {
+            v[0].as_u64().unwrap_or(0)
+        } else {
+            0
+        };
         if depth > 0 && depths.last() != Some(&depth) {
             depths.push(depth);
         }

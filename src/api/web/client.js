@@ -181,7 +181,7 @@ export class Branan {
           const body = JSON.parse(data.join("\n"));
           if (event === "info") onInfo(body);
           else if (event === "bestmove") onDone(body);
-          else if (event === "error") throw new BrananError(body);
+          else if (event === "problem" || event === "error") throw new BrananError(body);
         }
       }
     };
