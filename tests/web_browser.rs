@@ -443,6 +443,7 @@ fn the_page_plays_and_analyses_in_chromium() {
                     depths.len() >= 2 && depths.windows(2).all(|w| w[0] < w[1]),
                     "streamed depths {depths:?}"
                 );
+                eprintln!("streamed depths seen: {depths:?}");
             } else {
                 eprintln!(
                     "NOTE: no stream route on this server; analysis fell back to POST /v1/analyze (depths {depths:?})"
