@@ -2,12 +2,15 @@
 //!
 //! - [`rules`]: the game (five presets, notation, moves, captures, game end, perft).
 //! - [`search`]: the engine (best move from a time-limited search).
+//! - [`render`]: board pictures (SVG) of a position.
 //! - `api` (feature `server`): the HTTP service.
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
 
 pub mod rules;
 pub mod search;
+
+pub mod render;
 
 #[cfg(feature = "server")]
 pub mod api;

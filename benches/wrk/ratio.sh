@@ -3,10 +3,14 @@
 # binary, one HTTP worker, wrk with one thread and 32 connections, alternating runs.
 # Also the server's CPU time per request (from /proc), which other load on the
 # machine does not skew. Usage: benches/wrk/ratio.sh [path/to/branan] [rounds] [secs]
+# With ENDPOINT=board, GET /v1/board.svg (a Tablut position after two moves, an
+# arrow) takes the place of /v1/moves; with ENDPOINT=board-uncached, the same
+# picture with a different arrow and size each time (every request is drawn).
 set -eu
 BIN=${1:-target/release/branan}
 ROUNDS=${2:-5}
 SECS=${3:-8}
+ENDPOINT=${ENDPOINT:-moves}
 PORT=18199
 DIR=$(dirname "$0")
 BRANAN_BIND=127.0.0.1:$PORT BRANAN_WORKERS=1 "$BIN" >/dev/null 2>&1 &
@@ -30,6 +34,12 @@ echo "endpoint req/s cpu_us_per_req non_2xx"
 i=0
 while [ $i -lt "$ROUNDS" ]; do
   run healthz "http://127.0.0.1:$PORT/healthz"
-  run moves -s "$DIR/moves_tablut_start.lua" "http://127.0.0.1:$PORT/v1/moves"
+  if [ "$ENDPOINT" = board-uncached ]; then
+    run board-uncached -s "$DIR/board_uncached.lua" "http://127.0.0.1:$PORT/v1/board.svg"
+  elif [ "$ENDPOINT" = board ]; then
+    run board "http://127.0.0.1:$PORT/v1/board.svg?variant=tablut&moves=d9-d8,e7-d7&arrows=e5-e7"
+  else
+    run moves -s "$DIR/moves_tablut_start.lua" "http://127.0.0.1:$PORT/v1/moves"
+  fi
   i=$((i + 1))
 done

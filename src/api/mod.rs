@@ -64,6 +64,8 @@ pub struct AppState {
     pub analysis: Arc<analyze::AnalysisService>,
     /// Per-client rate limits, when configured (shared by every worker).
     pub rate_limiter: Option<Arc<ratelimit::RateLimiter>>,
+    /// Board pictures already drawn.
+    pub boards: Arc<routes::board::BoardCache>,
 }
 
 impl AppState {
@@ -76,6 +78,7 @@ impl AppState {
             analysis,
             metrics,
             ready: Arc::new(AtomicBool::new(true)),
+            boards: Arc::new(routes::board::BoardCache::default()),
         }
     }
 
@@ -94,6 +97,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::moves::post_moves)
         .service(routes::moves::get_moves)
         .service(routes::play::post_play)
+        .service(routes::board::board_svg_route)
         .service(routes::health::healthz)
         .service(routes::health::readyz)
         .service(metrics::metrics)
@@ -101,9 +105,18 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .configure(stream::configure);
 }
 
-/// The routes registered outside the spec (Swagger UI and the spec itself), for the
-/// 405 answers.
-const UNDOCUMENTED_ROUTES: [&str; 3] = ["/openapi.json", "/swagger-ui", "/swagger-ui/{_:.*}"];
+/// The routes registered outside the spec (the page and its assets, Swagger UI and
+/// the spec itself), for the 405 answers.
+const UNDOCUMENTED_ROUTES: [&str; 8] = [
+    "/openapi.json",
+    "/swagger-ui",
+    "/swagger-ui/{_:.*}",
+    routes::web::PATHS[0],
+    routes::web::PATHS[1],
+    routes::web::PATHS[2],
+    routes::web::PATHS[3],
+    routes::web::PATHS[4],
+];
 
 /// Where Swagger UI is served, and the spec.
 pub const SWAGGER_UI: &str = "/swagger-ui/";
@@ -156,6 +169,7 @@ pub fn app(
         }))
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_JSON, api))
         .service(web::resource("/swagger-ui").route(web::get().to(swagger_redirect)))
+        .configure(routes::web::configure)
         .default_service(web::to(fallback))
         .wrap_fn(move |req, srv| {
             // Inside CORS, so that a 429 carries the CORS headers a page needs to

@@ -19,6 +19,7 @@ use super::error::Problem;
     ),
     tags(
         (name = "rules", description = "Presets, legal moves and playing moves"),
+        (name = "pictures", description = "Board pictures for any web page"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
     components(schemas(Problem, super::stream::InfoEvent))

@@ -1,7 +1,9 @@
 //! One module per endpoint group.
 
+pub mod board;
 pub mod health;
 pub mod moves;
 pub mod moves_json;
 pub mod play;
 pub mod variants;
+pub mod web;

@@ -1,0 +1,233 @@
+#![cfg(feature = "server")]
+//! `GET /v1/board.svg` and the page's assets through a real server: pictures read
+//! back square by square against the position, validators, refusals.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use branan::api::{Background, ServerConfig};
+use serde_json::Value;
+
+fn start() -> Background {
+    Background::start(ServerConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        workers: Some(1),
+        ..ServerConfig::default()
+    })
+    .expect("the server starts")
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(10))
+        .build()
+}
+
+/// The pieces of a position string by square (`e4` -> `t`), read independently of
+/// the service: rows from the top rank, digits are runs of empty squares.
+fn pieces_of(position: &str) -> BTreeMap<String, char> {
+    let rows: Vec<&str> = position
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .split('/')
+        .collect();
+    let n = rows.len();
+    let mut out = BTreeMap::new();
+    for (r, row) in rows.iter().enumerate() {
+        let rank = n - r;
+        let mut file = 0usize;
+        let mut run = 0usize;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            file += run;
+            run = 0;
+            out.insert(format!("{}{rank}", (b'a' + file as u8) as char), c);
+            file += 1;
+        }
+    }
+    out
+}
+
+/// The pieces a picture draws, from its `data-piece`/`data-square` attributes.
+fn pieces_drawn(svg: &str) -> BTreeMap<String, char> {
+    let mut out = BTreeMap::new();
+    for part in svg.split("<g data-piece=\"").skip(1) {
+        let piece = part.chars().next().expect("a piece letter");
+        let sq = part
+            .split("data-square=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .expect("the piece's square");
+        assert!(out.insert(sq.to_owned(), piece).is_none(), "{sq} twice");
+    }
+    out
+}
+
+fn get(agent: &ureq::Agent, url: &str) -> Result<ureq::Response, (u16, Value)> {
+    match agent.get(url).call() {
+        Ok(r) => Ok(r),
+        Err(ureq::Error::Status(code, r)) => {
+            assert_eq!(
+                r.header("content-type"),
+                Some("application/problem+json"),
+                "{url}"
+            );
+            Err((code, r.into_json().expect("a problem document")))
+        }
+        Err(e) => panic!("{url}: {e}"),
+    }
+}
+
+#[test]
+fn pictures_show_the_position_square_by_square() {
+    let server = start();
+    let base = server.url();
+    let agent = agent();
+    let variants: Value = get(&agent, &format!("{base}/v1/variants"))
+        .unwrap()
+        .into_json()
+        .unwrap();
+    for v in variants["variants"].as_array().unwrap() {
+        let id = v["id"].as_str().unwrap();
+        let n = v["board_size"].as_u64().unwrap() as usize;
+        // A game of up to 30 plies, each move chosen by a fixed rule from the API's
+        // legal moves, so the pictures cover captured pieces and moved kings.
+        let mut moves: Vec<String> = Vec::new();
+        for ply in 0..30usize {
+            let url = format!("{base}/v1/moves?variant={id}&moves={}", moves.join(","));
+            let answer: Value = get(&agent, &url).unwrap().into_json().unwrap();
+            let position = answer["position"].as_str().unwrap();
+            let svg_url = format!(
+                "{base}/v1/board.svg?variant={id}&moves={}&flip={}",
+                moves.join(","),
+                ply % 2 == 1
+            );
+            let svg = get(&agent, &svg_url).unwrap().into_string().unwrap();
+            assert_eq!(
+                pieces_drawn(&svg),
+                pieces_of(position),
+                "{id} after {moves:?}"
+            );
+            assert_eq!(svg.matches("<rect data-square=").count(), n * n, "{id}");
+            if let Some(m) = moves.last() {
+                // The last move is highlighted: two squares.
+                assert_eq!(svg.matches("class=\"last\"").count(), 2, "{id} {m}");
+            }
+            let legal = answer["moves"].as_array().unwrap();
+            if legal.is_empty() {
+                break;
+            }
+            let pick = legal
+                .iter()
+                .find(|m| !m["captures"].as_array().unwrap().is_empty())
+                .unwrap_or(&legal[(ply * 13 + 5) % legal.len()]);
+            moves.push(pick["move"].as_str().unwrap().to_owned());
+        }
+    }
+}
+
+#[test]
+fn pictures_are_cacheable_and_refusals_are_problems() {
+    let server = start();
+    let base = server.url();
+    let agent = agent();
+    let url = format!(
+        "{base}/v1/board.svg?variant=tablut&position=9/1K7/9/9/9/9/9/9/8t%20d%200&arrows=b8-b9,i1-i5&size=200"
+    );
+    let first = get(&agent, &url).unwrap();
+    assert_eq!(first.header("content-type"), Some("image/svg+xml"));
+    assert_eq!(
+        first.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    let tag = first.header("etag").expect("an ETag").to_owned();
+    let body = first.into_string().unwrap();
+    assert!(body.starts_with("<svg ") && body.contains("width=\"200\""));
+    assert_eq!(body.matches("class=\"arrow\"").count(), 2);
+    assert!(body.contains("data-from=\"b8\" data-to=\"b9\""));
+    let again = get(&agent, &url).unwrap();
+    assert_eq!(again.header("etag"), Some(tag.as_str()));
+    assert_eq!(again.into_string().unwrap(), body, "deterministic bytes");
+    let revalidated = agent
+        .get(&url)
+        .set("If-None-Match", &tag)
+        .call()
+        .expect("304 is not an error");
+    assert_eq!(revalidated.status(), 304);
+    let other = get(&agent, &format!("{url}&flip=true")).unwrap();
+    assert_ne!(other.header("etag"), Some(tag.as_str()));
+
+    for (query, status, field) in [
+        ("variant=chess", 404, Some("variant")),
+        ("position=9", 400, Some("variant")),
+        ("variant=brandubh&size=20", 422, Some("size")),
+        ("variant=brandubh&size=big", 400, Some("size")),
+        ("variant=brandubh&flip=maybe", 400, Some("flip")),
+        ("variant=brandubh&arrows=a1-h1", 422, Some("arrows")),
+        ("variant=brandubh&arrows=a1-a2,zz", 400, Some("arrows")),
+        ("variant=brandubh&last_move=a1a", 400, Some("last_move")),
+        ("variant=brandubh&moves=d7-d5", 422, Some("moves")),
+        ("variant=brandubh&position=3t3/3x3", 400, Some("position")),
+        ("variant=brandubh&colour=red", 400, Some("colour")),
+    ] {
+        let (code, problem) =
+            get(&agent, &format!("{base}/v1/board.svg?{query}")).expect_err(query);
+        assert_eq!(code, status, "{query}: {problem}");
+        if let Some(field) = field {
+            assert_eq!(problem["field"], field, "{query}: {problem}");
+        }
+    }
+    let many = vec!["a1-a2"; 17].join(",");
+    let (code, _) = get(
+        &agent,
+        &format!("{base}/v1/board.svg?variant=brandubh&arrows={many}"),
+    )
+    .expect_err("too many arrows");
+    assert_eq!(code, 422);
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_from_the_binary() {
+    let server = start();
+    let base = server.url();
+    let agent = agent();
+    let mut total = 0;
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/client.js", "text/javascript"),
+        ("/i18n.js", "text/javascript"),
+        ("/app.css", "text/css"),
+    ] {
+        let res = get(&agent, &format!("{base}{path}")).unwrap();
+        assert!(
+            res.header("content-type")
+                .is_some_and(|c| c.starts_with(kind)),
+            "{path}"
+        );
+        let tag = res.header("etag").expect("an ETag").to_owned();
+        total += res.into_string().unwrap().len();
+        let again = agent
+            .get(&format!("{base}{path}"))
+            .set("If-None-Match", &tag)
+            .call()
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+    }
+    assert!(total < 200 * 1024, "the page's assets weigh {total} bytes");
+    let page = get(&agent, &format!("{base}/"))
+        .unwrap()
+        .into_string()
+        .unwrap();
+    // Nothing from another origin.
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    let (code, problem) = match agent.post(&format!("{base}/client.js")).call() {
+        Err(ureq::Error::Status(code, r)) => (code, r.into_json::<Value>().unwrap()),
+        other => panic!("POST /client.js: {other:?}"),
+    };
+    assert_eq!((code, problem["status"].as_u64()), (405, Some(405)));
+}
