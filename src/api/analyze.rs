@@ -733,7 +733,8 @@ impl BatchRun {
                     })
                 }
                 Ok(p) => {
-                    let key = CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
+                    let key =
+                        CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
                     let got = self
                         .cache
                         .get_or_compute(key, p.want, || run(&p, searcher, &self.stop));

@@ -25,7 +25,7 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::rules::Move;
-use crate::search::Iteration;
+use crate::search::{self, Iteration};
 
 /// The media type of the stream.
 pub const EVENT_STREAM: &str = "text/event-stream";
@@ -60,9 +60,13 @@ pub struct StreamQuery {
     pub nodes: Option<u64>,
     /// How many best lines each event carries in `lines`, 1 to 5 (default 1).
     pub multipv: Option<usize>,
+    /// Strength level, 1 to 10 (as in `POST /v1/analyze`; default 10, full strength).
+    pub level: Option<i64>,
+    /// Seed of a level's choice (as in `POST /v1/analyze`).
+    pub seed: Option<i64>,
 }
 
-const PARAMETERS: &str = "variant, position, moves, time_ms, depth, nodes, multipv";
+const PARAMETERS: &str = "variant, position, moves, time_ms, depth, nodes, multipv, level, seed";
 
 fn query_error(field: &str, detail: String) -> ApiError {
     ApiError::MalformedQuery {
@@ -101,6 +105,8 @@ impl StreamQuery {
                 "depth" => q.depth = Some(count(&key, &value)?),
                 "nodes" => q.nodes = Some(count(&key, &value)?),
                 "multipv" => q.multipv = Some(count(&key, &value)?),
+                "level" => q.level = Some(count(&key, &value)?),
+                "seed" => q.seed = Some(count(&key, &value)?),
                 _ => {
                     return Err(query_error(
                         &key,
@@ -130,6 +136,8 @@ impl StreamQuery {
             "depth": self.depth,
             "nodes": self.nodes,
             "multipv": self.multipv,
+            "level": self.level,
+            "seed": self.seed,
         });
         serde_json::from_value(value).map_err(|e| ApiError::MalformedQuery {
             detail: format!("invalid query string: {e}"),
@@ -226,16 +234,16 @@ fn search_job(
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let analysis = searcher.analyze_with(
-            &p.built.game,
-            &p.limits,
-            p.multipv,
-            &stop,
-            Some(&mut listener),
-        );
+        // A level below full searches its own way and picks among the lines it
+        // found, exactly as `POST /v1/analyze` does.
+        let (limits, multipv) = search::level::limits(p.level, &p.limits, p.multipv);
+        let mut analysis =
+            searcher.analyze_with(&p.built.game, &limits, multipv, &stop, Some(&mut listener));
         if stop.load(Ordering::Relaxed) {
             return;
         }
+        search::level::apply(&mut analysis, p.level, p.seed);
+        analysis.lines.truncate(p.multipv);
         searches();
         let _ = tx.send(event(
             "bestmove",
