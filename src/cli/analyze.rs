@@ -66,7 +66,7 @@ enum Event {
     Answer {
         seq: usize,
         line: usize,
-        item: BatchItem,
+        item: Box<BatchItem>,
     },
     /// The input ended after this many lines to answer.
     InputDone(usize),
@@ -164,7 +164,7 @@ fn work(
         let answered = Event::Answer {
             seq: job.seq,
             line: job.line,
-            item,
+            item: Box::new(item),
         };
         if events.send(answered).is_err() {
             return;
@@ -362,7 +362,7 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         };
         match event {
             Some(Event::Answer { seq, line, item }) => {
-                ready.insert(seq, (line, item));
+                ready.insert(seq, (line, *item));
                 if let Err(e) = write_ready(&mut out, &mut ready, &mut tally) {
                     break Some(fail(&progress, &format!("cannot write the answers: {e}")));
                 }
