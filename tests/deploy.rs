@@ -619,7 +619,13 @@ fn dockerfile_runs_unprivileged_on_8080_with_a_healthcheck() {
 #[test]
 fn dockerignore_lets_in_what_the_build_reads() {
     let ignore = read(".dockerignore");
-    for needed in ["!Cargo.toml", "!Cargo.lock", "!src/", "!benches/"] {
+    for needed in [
+        "!Cargo.toml",
+        "!Cargo.lock",
+        "!src/",
+        "!benches/",
+        "!openings/",
+    ] {
         assert!(
             ignore.lines().any(|l| l.trim() == needed),
             ".dockerignore has {needed}"
@@ -645,9 +651,15 @@ fn dockerignore_lets_in_what_the_build_reads() {
             {
                 let target = f.parent().expect("parent").join(path);
                 let target = target.canonicalize().unwrap_or(target);
-                let inside = ["src", "benches"]
-                    .iter()
-                    .any(|d| target.starts_with(root().join(d)));
+                // The folders the image build copies (`COPY <dir> ./<dir>`).
+                let docker = read("deploy/Dockerfile");
+                let copied: Vec<&str> = docker
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("COPY "))
+                    .filter(|l| !l.starts_with("--"))
+                    .filter_map(|l| l.split_whitespace().next())
+                    .collect();
+                let inside = copied.iter().any(|d| target.starts_with(root().join(d)));
                 assert!(
                     inside,
                     "{} includes {path}, outside what deploy/Dockerfile copies",

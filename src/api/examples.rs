@@ -1503,7 +1503,7 @@ pub fn batch_bad_item() -> Value {
                 "variant": "brandubh"
             },
             {
-                "detail": "items[1]: unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+                "detail": "items[1]: unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
                 "field": "items[1].variant",
                 "id": "b",
                 "index": 1,
@@ -1748,7 +1748,7 @@ pub fn analyze_malformed_position() -> Value {
 
 pub fn analyze_unknown_variant() -> Value {
     json!({
-        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus)",
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
         "field": "variant",
         "status": 404,
         "title": "Unknown variant",
