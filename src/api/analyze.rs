@@ -101,6 +101,17 @@ pub struct LineDto {
     pub pv: Vec<String>,
 }
 
+impl LineDto {
+    /// One of the engine's lines, with its moves written out.
+    pub fn of(l: &search::Line) -> LineDto {
+        LineDto {
+            mv: l.mv.to_string(),
+            score: l.score.into(),
+            pv: l.pv.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
 /// The engine that made an analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(as = Engine, example = json!({"name": "branan", "version": "0.1.0"}))]
@@ -434,16 +445,7 @@ pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
         cached,
         limits: p.limits.into(),
         engine: ENGINE,
-        lines: (p.multipv > 1).then(|| {
-            a.lines
-                .iter()
-                .map(|l| LineDto {
-                    mv: l.mv.to_string(),
-                    score: l.score.into(),
-                    pv: names(&l.pv),
-                })
-                .collect()
-        }),
+        lines: (p.multipv > 1).then(|| a.lines.iter().map(LineDto::of).collect()),
         id: None,
     }
 }

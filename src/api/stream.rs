@@ -178,16 +178,7 @@ impl InfoEvent {
             nodes: it.nodes,
             nps: (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64,
             time_ms: it.elapsed.as_millis() as u64,
-            lines: (multipv > 1).then(|| {
-                it.lines
-                    .iter()
-                    .map(|l| LineDto {
-                        mv: l.mv.to_string(),
-                        score: l.score.into(),
-                        pv: names(&l.pv),
-                    })
-                    .collect()
-            }),
+            lines: (multipv > 1).then(|| it.lines.iter().map(LineDto::of).collect()),
         }
     }
 }
