@@ -20,9 +20,10 @@ use crate::api::dto::{PiecesDto, SideDto, StatusDto, position_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::{ApiJson, from_json_value};
-use crate::api::game::{BuiltGame, Limits as GameLimits, build_game};
+use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
 use crate::api::metrics::{Counter, Metrics};
 use crate::api::pool::{SearchPool, SubmitError};
+use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::search::{self, Analysis, Score, Searcher};
 
 /// Seconds a client is told to wait when the search pool is full.
@@ -33,9 +34,16 @@ pub const RETRY_AFTER_S: u64 = 1;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"variant": "brandubh", "depth": 4}))]
 pub struct AnalyzeRequest {
-    /// Preset id (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
+    #[serde(default)]
     #[schema(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
+    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
+    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
+    #[serde(default)]
+    #[schema(value_type = Option<RulesSchema>)]
+    pub rules: Option<RulesInput>,
     /// The starting position (default: the preset's start).
     #[serde(default)]
     pub position: Option<String>,
@@ -155,6 +163,8 @@ impl From<search::Limits> for LimitsDto {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct AnalyzeResponse {
     pub variant: String,
+    /// The canonical id of the rules played (see `GET /v1/variants`).
+    pub rules_id: String,
     /// The position analysed (after the listed moves).
     pub position: String,
     /// The board's side length.
@@ -308,8 +318,9 @@ fn invalid(field: &str, detail: String) -> ApiError {
 /// Checks a request: the game (as `/v1/moves` does), then the limits.
 pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, ApiError> {
     let moves = req.moves.as_deref().unwrap_or_default();
+    let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
     let built = build_game(
-        &req.variant,
+        variant,
         req.position.as_deref(),
         moves,
         &GameLimits {
@@ -430,6 +441,7 @@ pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
     let names = |pv: &[crate::rules::Move]| pv.iter().map(ToString::to_string).collect();
     AnalyzeResponse {
         variant: p.built.variant.id.to_owned(),
+        rules_id: p.built.variant.rules_id().to_owned(),
         position,
         size: p.built.variant.size(),
         pieces: PiecesDto::of(pos),

@@ -1,4 +1,5 @@
-//! The evaluation cache (moka): analysis results keyed by the preset, the Zobrist key
+//! The evaluation cache (moka): analysis results keyed by the rules (their canonical
+//! id, so every spelling of the same rules shares entries), the Zobrist key
 //! of the position, the facts of the history that can change the answer (the
 //! no-capture counter and the keys of the positions since the last capture, which
 //! could repeat), `multipv`, and the limits of a deterministic request.
@@ -21,7 +22,8 @@ use crate::search::Analysis;
 /// What identifies an answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CacheKey {
-    pub variant: &'static str,
+    /// The canonical id of the rules.
+    pub rules_id: &'static str,
     pub key: u64,
     pub plies_since_capture: u16,
     /// The keys of the earlier positions since the last capture, sorted (only how
@@ -43,7 +45,7 @@ impl CacheKey {
         let mut history: Vec<u64> = keys[keys.len() - span..keys.len() - 1].to_vec();
         history.sort_unstable();
         CacheKey {
-            variant: pos.variant().id,
+            rules_id: pos.variant().rules_id(),
             key: pos.key(),
             plies_since_capture: pos.plies_since_capture(),
             history,

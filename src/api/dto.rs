@@ -5,11 +5,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    BitBoard, Escape, Game, KingCapture, Move, NoMovesOutcome, Outcome, Position, Reason,
-    RepetitionOutcome, Side, Variant,
+    BitBoard, Escape, Features, Game, KingCapture, Move, NoMovesOutcome, Outcome, Position, Reason,
+    Repetition, RepetitionOutcome, RuleSet, Side, Variant, opentafl,
 };
 
 use super::game::squares;
+use super::rule_object::{RulesInput, RulesSchema};
 
 /// A side of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -93,10 +94,16 @@ impl StatusDto {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7"]}))]
 pub struct MovesRequest {
-    /// Preset id: `brandubh`, `tablut`, `tawlbwrdd`, `brandubh-classic` or
-    /// `tablut-linnaeus` (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
+    #[serde(default)]
     #[schema(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
+    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
+    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
+    #[serde(default)]
+    #[schema(value_type = Option<RulesSchema>)]
+    pub rules: Option<RulesInput>,
     /// The position the moves start from, `<rows> <side> [<plies since capture>]`
     /// (default: the preset's start). An OpenTafl position record is accepted too.
     #[serde(default)]
@@ -113,9 +120,16 @@ pub struct MovesRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4"}))]
 pub struct PlayRequest {
-    /// Preset id (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
+    #[serde(default)]
     #[schema(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
+    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
+    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
+    #[serde(default)]
+    #[schema(value_type = Option<RulesSchema>)]
+    pub rules: Option<RulesInput>,
     /// The starting position (default: the preset's start).
     #[serde(default)]
     pub position: Option<String>,
@@ -133,9 +147,12 @@ pub struct PlayRequest {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
-    /// Preset id (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
     #[param(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set instead of `variant`: an OpenTafl rules string, or a rule object as
+    /// URL-encoded JSON (at most 4,096 bytes).
+    pub rules: Option<String>,
     /// The starting position (default: the preset's start); URL-encode it (spaces as
     /// `%20` or `+`).
     #[param(example = "4t2/7/7/2tK3/7/7/7 a 0")]
@@ -196,6 +213,8 @@ impl PiecesDto {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct MovesResponse {
     pub variant: String,
+    /// The canonical id of the rules played (see `GET /v1/variants`).
+    pub rules_id: String,
     /// The position after the listed moves (all three fields).
     pub position: String,
     /// The board's side length.
@@ -212,6 +231,8 @@ pub struct MovesResponse {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PlayResponse {
     pub variant: String,
+    /// The canonical id of the rules played (see `GET /v1/variants`).
+    pub rules_id: String,
     /// The move played, in canonical form (`e7-e4`).
     #[serde(rename = "move")]
     pub mv: String,
@@ -238,7 +259,7 @@ pub fn position_fields(game: &Game) -> (String, SideDto, StatusDto) {
 }
 
 /// Where the king escapes to.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = Escape)]
 pub enum EscapeDto {
@@ -256,7 +277,7 @@ pub enum EscapeDto {
 ///   opposite sides or an attacker and an empty corner;
 /// - `four_sides`: all four sides attackers, or beside the empty throne the three
 ///   other sides; never on the edge.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = KingCapture)]
 pub enum KingCaptureDto {
@@ -267,7 +288,7 @@ pub enum KingCaptureDto {
 }
 
 /// What a repeated position does.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = RepetitionOutcome)]
 pub enum RepetitionOutcomeDto {
@@ -280,7 +301,8 @@ pub enum RepetitionOutcomeDto {
 
 /// The repetition rule: on the `occurrence`-th occurrence of a position (board and
 /// side to move), the game ends with `outcome`.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = Repetition)]
 pub struct RepetitionDto {
     pub occurrence: u8,
@@ -288,7 +310,7 @@ pub struct RepetitionDto {
 }
 
 /// What happens to a side with no legal move.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = NoLegalMoves)]
 pub enum NoLegalMovesDto {
@@ -296,32 +318,66 @@ pub enum NoLegalMovesDto {
     Draw,
 }
 
-/// A preset and its rules.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+/// A rule set: a preset's as `GET /v1/variants` answers it, and the rule object a
+/// request may send as `rules` instead of `variant`.
+///
+/// On input, the fields that branan derives from the others (`id`, `name`,
+/// `description`, `source`, `rules_id`, `opentafl`, `escape_squares`, `throne`,
+/// `restricted_squares`, `hostile_squares`) may be left out; when present they must
+/// equal what branan derives (a 422 names the one that does not), except `name`,
+/// which is free. Every other field is required; an unknown field is refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = Variant)]
 pub struct VariantDto {
-    pub id: String,
-    pub name: String,
-    /// The game in one sentence.
-    pub description: String,
-    /// Where the rules come from.
-    pub source: String,
-    /// The board's side length.
+    /// The preset's id (a custom rule set's is its `rules_id`). Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The rule set's name, for people; not part of the rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game in one sentence. Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Where the rules come from. Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The canonical id of the rules: a short hash of the rule object without its
+    /// name and derived fields, the same for every spelling of the same rules. Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "r-3f9a1c2b7d10")]
+    pub rules_id: Option<String>,
+    /// The rules as an OpenTafl rules string, where OpenTafl can express them.
+    /// Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opentafl: Option<String>,
+    /// The board's side length: odd, 7 to 11.
     pub board_size: u8,
+    /// The start, in branan's position notation (an OpenTafl position record is
+    /// accepted too).
     pub start_position: String,
     pub escape: EscapeDto,
-    pub escape_squares: Vec<String>,
-    pub throne: String,
-    /// Squares only the king may stop on (the throne, and the corners in corner presets).
-    pub restricted_squares: Vec<String>,
-    /// Squares hostile to soldiers while empty.
-    pub hostile_squares: Vec<String>,
+    /// Squares where the king has escaped. Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escape_squares: Option<Vec<String>>,
+    /// The board's centre. Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throne: Option<String>,
+    /// Squares only the king may stop on (the throne, and the corners in corner
+    /// presets). Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restricted_squares: Option<Vec<String>>,
+    /// Squares hostile to soldiers while empty. Derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostile_squares: Option<Vec<String>>,
     pub king_capture: KingCaptureDto,
     /// Whether the king may stop on the throne again once he has left it.
     pub throne_reentry: bool,
     pub repetition: RepetitionDto,
-    /// Draw after this many plies without a capture (`null`: no such rule).
+    /// Draw after this many plies without a capture (`null`: no such rule). Required,
+    /// even when `null`.
     #[schema(required = true)]
+    #[serde(deserialize_with = "present")]
     pub no_capture_limit: Option<u16>,
     pub no_legal_moves: NoLegalMovesDto,
     /// Whether the defenders win when no attacker is left.
@@ -336,23 +392,35 @@ pub struct VariantDto {
     pub encirclement: bool,
 }
 
+/// A nullable field that must be present: serde would take a missing `Option` for
+/// `null`, and a rule left out is more likely a mistake than a choice.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d)
+}
+
 impl From<&Variant> for VariantDto {
     fn from(v: &Variant) -> Self {
         VariantDto {
-            id: v.id.to_owned(),
-            name: v.name.to_owned(),
-            description: v.description.to_owned(),
-            source: v.source.to_owned(),
+            id: Some(v.id.to_owned()),
+            name: Some(v.name.to_owned()),
+            description: Some(v.description.to_owned()),
+            source: Some(v.source.to_owned()),
+            rules_id: Some(v.rules_id().to_owned()),
+            opentafl: opentafl::to_string(&RuleSet::of(v)),
             board_size: v.size(),
             start_position: v.start.to_owned(),
             escape: match v.escape {
                 Escape::Corners => EscapeDto::Corners,
                 Escape::Edges => EscapeDto::Edges,
             },
-            escape_squares: squares(v.escape_squares),
-            throne: v.geometry.throne.to_string(),
-            restricted_squares: squares(v.restricted),
-            hostile_squares: squares(v.hostile),
+            escape_squares: Some(squares(v.escape_squares)),
+            throne: Some(v.geometry.throne.to_string()),
+            restricted_squares: Some(squares(v.restricted)),
+            hostile_squares: Some(squares(v.hostile)),
             king_capture: match v.king_capture {
                 KingCapture::Weak => KingCaptureDto::Weak,
                 KingCapture::ThroneFourBesideThree => KingCaptureDto::ThroneFourBesideThree,
@@ -378,6 +446,48 @@ impl From<&Variant> for VariantDto {
             shieldwall: v.features.shieldwall,
             edge_forts: v.features.edge_forts,
             encirclement: v.features.encirclement,
+        }
+    }
+}
+
+impl VariantDto {
+    /// The rules this object states (its derived fields are not read here).
+    pub fn rule_set(&self) -> RuleSet {
+        RuleSet {
+            name: self.name.clone(),
+            size: self.board_size,
+            start: self.start_position.clone(),
+            escape: match self.escape {
+                EscapeDto::Corners => Escape::Corners,
+                EscapeDto::Edges => Escape::Edges,
+            },
+            king_capture: match self.king_capture {
+                KingCaptureDto::Weak => KingCapture::Weak,
+                KingCaptureDto::ThroneFourBesideThree => KingCapture::ThroneFourBesideThree,
+                KingCaptureDto::ThroneFour => KingCapture::ThroneFour,
+                KingCaptureDto::FourSides => KingCapture::FourSides,
+            },
+            throne_reentry: self.throne_reentry,
+            repetition: Repetition {
+                occurrence: self.repetition.occurrence,
+                outcome: match self.repetition.outcome {
+                    RepetitionOutcomeDto::Draw => RepetitionOutcome::Draw,
+                    RepetitionOutcomeDto::MoverLoses => RepetitionOutcome::MoverLoses,
+                    RepetitionOutcomeDto::DefendersLose => RepetitionOutcome::DefendersLose,
+                },
+            },
+            no_capture_limit: self.no_capture_limit,
+            no_legal_moves: match self.no_legal_moves {
+                NoLegalMovesDto::Loses => NoMovesOutcome::Loses,
+                NoLegalMovesDto::Draw => NoMovesOutcome::Draw,
+            },
+            attackers_eliminated_wins: self.attackers_eliminated_wins,
+            features: Features {
+                king_armed: self.king_armed,
+                shieldwall: self.shieldwall,
+                edge_forts: self.edge_forts,
+                encirclement: self.encirclement,
+            },
         }
     }
 }

@@ -40,6 +40,8 @@ pub mod types {
     pub const GAME_OVER: &str = "/problems/game-over";
     pub const CAPTURE_MISMATCH: &str = "/problems/capture-mismatch";
     pub const TOO_MANY_MOVES: &str = "/problems/too-many-moves";
+    pub const INVALID_RULES: &str = "/problems/invalid-rules";
+    pub const RULES_TOO_LARGE: &str = "/problems/rules-too-large";
     pub const INVALID_FIELD: &str = "/problems/invalid-field";
     pub const UNAVAILABLE: &str = "/problems/unavailable";
     pub const TOO_MANY_REQUESTS: &str = "/problems/too-many-requests";
@@ -68,7 +70,8 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong with this request.
     pub detail: String,
-    /// The request field at fault: `variant`, `position`, `moves`, `move`, a query
+    /// The request field at fault: `variant`, `rules` (or a field of the rule object,
+    /// `rules.board_size`), `position`, `moves`, `move`, a query
     /// parameter, a JSON path such as `moves[2]` (`items[1].moves[2]` in a batch),
     /// or `body` for the body as a whole (not JSON, or not an object).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,6 +90,9 @@ pub struct Problem {
     /// The square at fault, when one square is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub square: Option<String>,
+    /// The key at fault in an OpenTafl rules string (`rules`), e.g. `ka`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     /// The limit that was exceeded (bytes for a body, entries for `moves`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
@@ -108,6 +114,7 @@ impl Problem {
             line: None,
             column: None,
             square: None,
+            key: None,
             limit: None,
             id: None,
         }
@@ -266,6 +273,17 @@ pub enum ApiError {
     /// More moves than the configured limit (422).
     #[error("`moves` has {count} entries; the limit is {limit}")]
     TooManyMoves { count: usize, limit: usize },
+    /// A rule set (`rules`) that branan cannot play (422): `field` is `rules` or the
+    /// rule object's field (`rules.board_size`), `key` the rules string's key.
+    #[error("{detail}")]
+    InvalidRules {
+        field: String,
+        key: Option<String>,
+        detail: String,
+    },
+    /// A rule set over the size limit (413).
+    #[error("`rules` is {size} bytes long; the limit is {limit}")]
+    RulesTooLarge { size: usize, limit: usize },
     /// A well-formed field whose value is out of range (422): for use by any
     /// endpoint (e.g. a time limit over the maximum).
     #[error("{detail}")]
@@ -451,6 +469,28 @@ impl ApiError {
                     detail,
                 )
                 .field("moves");
+                p.limit = Some(*limit);
+                p
+            }
+            ApiError::InvalidRules { field, key, .. } => {
+                let mut p = Problem::new(
+                    types::INVALID_RULES,
+                    "Rule set not supported",
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    detail,
+                )
+                .field(field.clone());
+                p.key = key.clone();
+                p
+            }
+            ApiError::RulesTooLarge { limit, .. } => {
+                let mut p = Problem::new(
+                    types::RULES_TOO_LARGE,
+                    "Rule set too large",
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    detail,
+                )
+                .field("rules");
                 p.limit = Some(*limit);
                 p
             }

@@ -1,12 +1,14 @@
-//! From request fields to a [`Game`]: the variant, the position and the moves, each
-//! refusal located (`field`, `index`, `column`, `square`). Every endpoint that takes
-//! a game (`/v1/moves`, `/v1/play`, `/v1/analyze`) goes through [`build_game`].
+//! From request fields to a [`Game`]: the rules (`variant` or `rules`, through
+//! [`resolve_rules`]), the position and the moves, each refusal located (`field`,
+//! `index`, `column`, `square`). Every endpoint that takes a game (`/v1/moves`,
+//! `/v1/play`, `/v1/analyze`...) goes through [`resolve_rules`] and [`build_game`].
 
 use std::sync::LazyLock;
 
 use crate::rules::{BitBoard, Game, Move, MoveText, PlayError, Position, PositionError, Variant};
 
 use super::error::ApiError;
+use super::rule_object::RulesInput;
 
 /// Limits on what a request may ask for.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +43,32 @@ pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<&'static Va
         known: variant_ids(),
         field,
     })
+}
+
+/// The variant of a request that names a preset (`variant`) or sends its own rule
+/// set (`rules`): exactly one of the two.
+pub fn resolve_rules(
+    variant: Option<&str>,
+    rules: Option<&RulesInput>,
+) -> Result<&'static Variant, ApiError> {
+    match (variant, rules) {
+        (Some(id), None) => find_variant(id, Some("variant")),
+        (None, Some(rules)) => rules.variant(),
+        (Some(_), Some(_)) => Err(ApiError::InvalidField {
+            field: "rules".to_owned(),
+            detail: "`variant` and `rules` are both given: send a preset id in `variant` or \
+                     a rule set in `rules`, not both"
+                .to_owned(),
+        }),
+        (None, None) => Err(ApiError::InvalidField {
+            field: "variant".to_owned(),
+            detail: format!(
+                "neither `variant` nor `rules` is given: send a preset id in `variant` (one \
+                 of: {}) or a rule set in `rules`",
+                variant_ids()
+            ),
+        }),
+    }
 }
 
 /// The start position of every preset, parsed once.
@@ -137,20 +165,19 @@ pub fn squares(b: BitBoard) -> Vec<String> {
     b.map(|s| s.to_string()).collect()
 }
 
-/// Builds the game of a request: the preset `variant`, `position` (default: the
-/// preset's start) and `moves` played from it in order.
+/// Builds the game of a request: the rules `variant` (see [`resolve_rules`]),
+/// `position` (default: the rules' start) and `moves` played from it in order.
 ///
-/// Errors, in the order they are checked: unknown variant (404), too many moves
-/// (422), malformed position (400), position invalid for the preset (422), then for
-/// each move in order a malformed move (400) or a refused one (422: illegal, after
-/// the end of the game, or a wrong capture suffix), with its `index`.
+/// Errors, in the order they are checked: too many moves (422), malformed position
+/// (400), position invalid for the rules (422), then for each move in order a
+/// malformed move (400) or a refused one (422: illegal, after the end of the game,
+/// or a wrong capture suffix), with its `index`.
 pub fn build_game(
-    variant: &str,
+    variant: &'static Variant,
     position: Option<&str>,
     moves: &[impl AsRef<str>],
     limits: &Limits,
 ) -> Result<BuiltGame, ApiError> {
-    let variant = find_variant(variant, Some("variant"))?;
     if moves.len() > limits.max_moves {
         return Err(ApiError::TooManyMoves {
             count: moves.len(),
@@ -189,6 +216,15 @@ mod tests {
     use super::*;
 
     const LIMITS: Limits = Limits { max_moves: 1000 };
+
+    fn build_game(
+        variant: &str,
+        position: Option<&str>,
+        moves: &[impl AsRef<str>],
+        limits: &Limits,
+    ) -> Result<BuiltGame, ApiError> {
+        super::build_game(resolve_rules(Some(variant), None)?, position, moves, limits)
+    }
 
     #[test]
     fn locates_the_first_bad_move() {

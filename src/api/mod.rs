@@ -25,6 +25,7 @@ pub mod openapi;
 pub mod pool;
 pub mod ratelimit;
 pub mod routes;
+pub mod rule_object;
 pub mod stream;
 
 use std::io;

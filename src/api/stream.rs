@@ -24,6 +24,7 @@ use crate::api::analyze::{AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, 
 use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
+use crate::api::rule_object::RulesInput;
 use crate::rules::Move;
 use crate::search::{self, Iteration};
 
@@ -43,9 +44,12 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 #[derive(Clone, Debug, Default, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StreamQuery {
-    /// Preset id (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
     #[param(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set instead of `variant`: an OpenTafl rules string, or a rule object as
+    /// URL-encoded JSON (at most 4,096 bytes).
+    pub rules: Option<String>,
     /// The starting position (default: the preset's start); URL-encode it.
     pub position: Option<String>,
     /// Moves played from `position` before the analysis, comma-separated
@@ -66,7 +70,8 @@ pub struct StreamQuery {
     pub seed: Option<i64>,
 }
 
-const PARAMETERS: &str = "variant, position, moves, time_ms, depth, nodes, multipv, level, seed";
+const PARAMETERS: &str =
+    "variant, rules, position, moves, time_ms, depth, nodes, multipv, level, seed";
 
 fn query_error(field: &str, detail: String) -> ApiError {
     ApiError::MalformedQuery {
@@ -95,10 +100,10 @@ impl StreamQuery {
             })?
             .into_inner();
         let mut q = StreamQuery::default();
-        let mut variant = None;
         for (key, value) in pairs {
             match key.as_str() {
-                "variant" => variant = Some(value),
+                "variant" => q.variant = Some(value),
+                "rules" => q.rules = Some(value),
                 "position" => q.position = Some(value),
                 "moves" => q.moves = Some(value),
                 "time_ms" => q.time_ms = Some(count(&key, &value)?),
@@ -115,9 +120,6 @@ impl StreamQuery {
                 }
             }
         }
-        q.variant = variant.ok_or_else(|| {
-            query_error("variant", "missing query parameter `variant`".to_owned())
-        })?;
         Ok(q)
     }
 
@@ -128,8 +130,19 @@ impl StreamQuery {
             None | Some("") => None,
             Some(text) => Some(text.split(',').map(|m| m.trim().to_owned()).collect()),
         };
+        let rules = match self
+            .rules
+            .as_deref()
+            .map(RulesInput::from_query)
+            .transpose()?
+        {
+            None => serde_json::Value::Null,
+            Some(RulesInput::Text(t)) => serde_json::Value::String(t),
+            Some(RulesInput::Object(o)) => serde_json::Value::Object(o),
+        };
         let value = serde_json::json!({
             "variant": self.variant,
+            "rules": rules,
             "position": self.position,
             "moves": moves,
             "time_ms": self.time_ms,

@@ -5,13 +5,20 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::api::rule_object::RulesInput;
 use crate::rules::{Game, Position, Variant, divide, perft};
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Preset id: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus.
-    #[arg(long, default_value = "brandubh")]
-    pub variant: String,
+    /// Preset id: brandubh (the default), tablut, tawlbwrdd, brandubh-classic,
+    /// tablut-linnaeus, copenhagen, fetlar.
+    #[arg(long, conflicts_with = "rules")]
+    pub variant: Option<String>,
+    /// A rule set instead of a preset: an OpenTafl rules string
+    /// (`dim:7 ks:n ... start:/.../`) or a rule object in JSON (as
+    /// `GET /v1/variants/{id}` answers it).
+    #[arg(long)]
+    pub rules: Option<String>,
     /// Plies to count.
     #[arg(long)]
     pub depth: u32,
@@ -23,15 +30,29 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
-pub fn run(args: &PerftArgs) -> ExitCode {
-    let Some(variant) = Variant::by_id(&args.variant) else {
+/// The variant of the command line: `--rules`, `--variant`, or Brandubh.
+fn variant(args: &PerftArgs) -> Result<&'static Variant, String> {
+    if let Some(text) = &args.rules {
+        // The same reading as the API's query form: JSON when it starts with `{`.
+        return RulesInput::from_query(text)
+            .and_then(|rules| rules.variant())
+            // The detail names the field or key at fault (`rules.board_size`).
+            .map_err(|e| e.problem().detail);
+    }
+    let id = args.variant.as_deref().unwrap_or("brandubh");
+    Variant::by_id(id).ok_or_else(|| {
         let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
-        eprintln!(
-            "branan perft: unknown variant {:?} (one of: {})",
-            args.variant,
-            ids.join(", ")
-        );
-        return ExitCode::from(2);
+        format!("unknown variant {id:?} (one of: {})", ids.join(", "))
+    })
+}
+
+pub fn run(args: &PerftArgs) -> ExitCode {
+    let variant = match variant(args) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("branan perft: {e}");
+            return ExitCode::from(2);
+        }
     };
     let position = match &args.position {
         None => Position::start(variant),

@@ -9,7 +9,8 @@ use utoipa::IntoParams;
 
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
-use crate::api::game::{build_game, parse_move};
+use crate::api::game::{build_game, parse_move, resolve_rules};
+use crate::api::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
 use crate::rules::{Move, Variant};
 
@@ -25,9 +26,12 @@ pub const MAX_ARROWS: usize = 16;
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
-    /// Preset id (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
     #[param(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set instead of `variant`: an OpenTafl rules string, or a rule object as
+    /// URL-encoded JSON (at most 4,096 bytes).
+    pub rules: Option<String>,
     /// The position (default: the preset's start); URL-encode it.
     #[param(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
     pub position: Option<String>,
@@ -81,7 +85,9 @@ fn board_move(
 /// Draws the picture of a query (the SVG text), or the located refusal.
 pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
     let moves = list(q.moves.as_deref());
-    let built = build_game(&q.variant, q.position.as_deref(), &moves, &state.limits())?;
+    let rules = q.rules.as_deref().map(RulesInput::from_query).transpose()?;
+    let variant = resolve_rules(q.variant.as_deref(), rules.as_ref())?;
+    let built = build_game(variant, q.position.as_deref(), &moves, &state.limits())?;
     let variant = built.variant;
     let size = match q.size.as_deref().map(str::trim) {
         None | Some("") => None,

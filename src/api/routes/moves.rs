@@ -9,8 +9,10 @@ use crate::api::dto::{MovesQuery, MovesRequest, MovesResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{build_game, legal_moves_with_captures};
+use crate::api::game::{build_game, legal_moves_with_captures, resolve_rules};
 use crate::api::routes::moves_json;
+use crate::api::rule_object::RulesInput;
+use crate::rules::Variant;
 
 /// How long clients and caches may keep a GET answer: the rules of a preset do not
 /// change within a release, so the same query always has the same answer.
@@ -19,17 +21,13 @@ pub const GET_CACHE: &str = "public, max-age=86400";
 /// Computes the answer of `/v1/moves` (a [`MovesResponse`], as JSON text).
 pub fn moves(
     state: &AppState,
-    variant: &str,
+    variant: &'static Variant,
     position: Option<&str>,
     moves: &[impl AsRef<str>],
 ) -> Result<String, ApiError> {
     let built = build_game(variant, position, moves, &state.limits())?;
     let legal = legal_moves_with_captures(&built.game);
-    Ok(moves_json::moves_response(
-        built.variant.id,
-        &built.game,
-        &legal,
-    ))
+    Ok(moves_json::moves_response(&built.game, &legal))
 }
 
 /// Legal moves after a game
@@ -94,7 +92,8 @@ pub async fn post_moves(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0;
     let list = req.moves.unwrap_or_default();
-    let answer = moves(&state, &req.variant, req.position.as_deref(), &list)?;
+    let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
+    let answer = moves(&state, variant, req.position.as_deref(), &list)?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(answer))
@@ -130,7 +129,9 @@ pub async fn get_moves(
         None | Some("") => Vec::new(),
         Some(text) => text.split(',').map(str::trim).collect(),
     };
-    let answer = moves(&state, &q.variant, q.position.as_deref(), &list)?;
+    let rules = q.rules.as_deref().map(RulesInput::from_query).transpose()?;
+    let variant = resolve_rules(q.variant.as_deref(), rules.as_ref())?;
+    let answer = moves(&state, variant, q.position.as_deref(), &list)?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .insert_header((header::CACHE_CONTROL, GET_CACHE))

@@ -109,12 +109,15 @@ fn legal_move(out: &mut String, m: Move, captures: BitBoard) {
     out.push('}');
 }
 
-/// The `/v1/moves` answer for `game` of preset `variant`, as JSON text.
-pub fn moves_response(variant: &str, game: &Game, moves: &[(Move, BitBoard)]) -> String {
+/// The `/v1/moves` answer for `game` (of its position's variant), as JSON text.
+pub fn moves_response(game: &Game, moves: &[(Move, BitBoard)]) -> String {
     let (position, to_move, st) = position_fields(game);
-    let mut out = String::with_capacity(160 + moves.len() * 64);
+    let variant = game.position().variant();
+    let mut out = String::with_capacity(200 + moves.len() * 64);
     out.push_str("{\"variant\":");
-    string(&mut out, variant);
+    string(&mut out, variant.id);
+    out.push_str(",\"rules_id\":");
+    string(&mut out, variant.rules_id());
     out.push_str(",\"position\":");
     string(&mut out, &position);
     let pos = game.position();
@@ -156,10 +159,11 @@ mod tests {
     use crate::api::game::legal_moves_with_captures;
     use crate::rules::{Position, Variant};
 
-    fn slow(variant: &str, game: &Game) -> serde_json::Value {
+    fn slow(variant: &Variant, game: &Game) -> serde_json::Value {
         let (position, to_move, status) = position_fields(game);
         let answer = MovesResponse {
-            variant: variant.to_owned(),
+            variant: variant.id.to_owned(),
+            rules_id: variant.rules_id().to_owned(),
             position,
             size: game.position().variant().size(),
             pieces: PiecesDto::of(game.position()),
@@ -183,8 +187,8 @@ mod tests {
                 for _ in 0..150 {
                     let moves = legal_moves_with_captures(&game);
                     let fast: serde_json::Value =
-                        serde_json::from_str(&moves_response(v.id, &game, &moves)).unwrap();
-                    assert_eq!(fast, slow(v.id, &game));
+                        serde_json::from_str(&moves_response(&game, &moves)).unwrap();
+                    assert_eq!(fast, slow(v, &game));
                     checked += 1;
                     if moves.is_empty() {
                         break;

@@ -7,17 +7,19 @@ use crate::api::dto::{PiecesDto, PlayRequest, PlayResponse, position_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{build_game, parse_move, play_move, squares};
+use crate::api::game::{build_game, parse_move, play_move, resolve_rules, squares};
 
 /// Computes the answer of `/v1/play`.
 pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiError> {
     let list = req.moves.as_deref().unwrap_or_default();
-    let mut built = build_game(&req.variant, req.position.as_deref(), list, &state.limits())?;
+    let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
+    let mut built = build_game(variant, req.position.as_deref(), list, &state.limits())?;
     let mv = parse_move(&req.mv, "move", None)?;
     let captures = play_move(&mut built.game, &mv, "move", None)?;
     let (position, to_move, status) = position_fields(&built.game);
     Ok(PlayResponse {
         variant: built.variant.id.to_owned(),
+        rules_id: built.variant.rules_id().to_owned(),
         mv: mv.mv.to_string(),
         captures: squares(captures),
         position,
