@@ -17,10 +17,12 @@ mod error;
 mod game;
 mod moves;
 mod notation;
+pub mod opentafl;
 mod outcome;
 mod perft;
 mod position;
 mod rays;
+mod ruleset;
 mod square;
 mod variant;
 mod zobrist;
@@ -32,10 +34,15 @@ pub use error::{
 pub use game::{Game, repetitions};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveText};
 pub use notation::Setup;
+pub use opentafl::RulesStringError;
 pub use outcome::{Outcome, Reason};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub(crate) use rays::{NEVER_OPEN, Rays, first_blocker, slide, slides};
+pub use ruleset::{
+    MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet, RuleSetError, SIZES,
+    custom_variants,
+};
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use variant::{
