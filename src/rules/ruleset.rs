@@ -431,6 +431,11 @@ fn id_of(text: &str) -> String {
     format!("r-{:012x}", (h ^ (h >> 48)) & 0xffff_ffff_ffff)
 }
 
+/// A setup in canonical form (see [`RuleSet::canonical_text`]).
+pub(super) fn canonical_start_of(s: &Setup) -> String {
+    canonical_setup(s)
+}
+
 /// A setup written as branan writes positions: ranks from the top, runs of empty
 /// squares as numbers, then the side to move and the counter.
 fn canonical_setup(s: &Setup) -> String {
