@@ -279,6 +279,10 @@ pub enum ApiError {
     InvalidRules {
         field: String,
         key: Option<String>,
+        /// The square of the start position at fault.
+        square: Option<Square>,
+        /// The character of the start position at fault (1-based).
+        column: Option<usize>,
         detail: String,
     },
     /// A rule set over the size limit (413).
@@ -472,15 +476,23 @@ impl ApiError {
                 p.limit = Some(*limit);
                 p
             }
-            ApiError::InvalidRules { field, key, .. } => {
+            ApiError::InvalidRules {
+                field,
+                key,
+                square,
+                column,
+                ..
+            } => {
                 let mut p = Problem::new(
                     types::INVALID_RULES,
                     "Rule set not supported",
                     StatusCode::UNPROCESSABLE_ENTITY,
                     detail,
                 )
-                .field(field.clone());
+                .field(field.clone())
+                .square(*square);
                 p.key = key.clone();
+                p.column = *column;
                 p
             }
             ApiError::RulesTooLarge { limit, .. } => {

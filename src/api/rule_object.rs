@@ -96,10 +96,18 @@ impl RulesInput {
         }
         match self {
             RulesInput::Text(text) => {
-                let rules = opentafl::parse(text).map_err(|e| ApiError::InvalidRules {
-                    field: "rules".to_owned(),
-                    key: Some(e.key().to_owned()),
-                    detail: format!("rules: OpenTafl key `{}`: {}", e.key(), e.message),
+                let rules = opentafl::parse(text).map_err(|e| {
+                    let key = (!e.key().is_empty()).then(|| e.key().to_owned());
+                    ApiError::InvalidRules {
+                        detail: match &key {
+                            Some(k) => format!("rules: OpenTafl key `{k}`: {}", e.message),
+                            None => format!("rules: {}", e.message),
+                        },
+                        field: "rules".to_owned(),
+                        key,
+                        square: None,
+                        column: None,
+                    }
                 })?;
                 build(&rules, true)
             }
@@ -163,27 +171,26 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
 /// Validates a rule set, located as a rule object's field or a rules string's key.
 fn build(rules: &RuleSet, from_text: bool) -> Result<&'static Variant, ApiError> {
     rules.build().map_err(|e: RuleSetError| {
+        // The error's text starts with the field it names (`board_size: ...`).
         let field = e.field();
-        if from_text {
+        let (field, key, detail) = if from_text {
             let key = opentafl_key(field);
-            ApiError::InvalidRules {
-                field: "rules".to_owned(),
-                key: key.map(str::to_owned),
-                detail: match key {
-                    Some(k) => format!("rules: OpenTafl key `{k}`: {e}"),
-                    None => format!("rules: {e}"),
-                },
-            }
-        } else {
-            let field = match field {
-                "" | "rules" => "rules".to_owned(),
-                f => format!("rules.{f}"),
+            let detail = match key {
+                Some(k) => format!("rules: OpenTafl key `{k}`: {e}"),
+                None => format!("rules: {e}"),
             };
-            ApiError::InvalidRules {
-                detail: format!("{field}: {e}"),
-                field,
-                key: None,
-            }
+            ("rules".to_owned(), key.map(str::to_owned), detail)
+        } else if field.is_empty() {
+            ("rules".to_owned(), None, format!("rules: {e}"))
+        } else {
+            (format!("rules.{field}"), None, format!("rules.{e}"))
+        };
+        ApiError::InvalidRules {
+            field,
+            key,
+            square: e.square(),
+            column: e.column(),
+            detail,
         }
     })
 }
@@ -238,6 +245,8 @@ fn mismatch(field: &str, got: &str, want: Option<&str>) -> ApiError {
     ApiError::InvalidRules {
         field: format!("rules.{field}"),
         key: None,
+        square: None,
+        column: None,
         detail: format!(
             "rules.{field}: {got:?} is not what these rules give ({want}); this field is \
              derived from the others and may be left out"

@@ -34,11 +34,15 @@ pub use error::{
 pub use game::{Game, repetitions};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveText};
 pub use notation::Setup;
+pub use opentafl::RulesStringError;
 pub use outcome::{Outcome, Reason};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub(crate) use rays::{NEVER_OPEN, Rays, first_blocker, slide, slides};
-pub use ruleset::{RuleSet, RuleSetError};
+pub use ruleset::{
+    MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet, RuleSetError, SIZES,
+    custom_variants,
+};
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use variant::{

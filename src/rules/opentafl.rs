@@ -1,73 +1,628 @@
-//! PLACEHOLDER of the `rulesapi` branch, replaced by the `ruleset` branch's file at merge:
-//! reads back only the strings `to_string` writes.
+//! OpenTafl's rules strings (`dim:11 name:... esc:c ka:y ... start:/.../`), read and
+//! written key by key. docs/rules.md ("OpenTafl rules strings") lists every key,
+//! its meaning, its default and how branan maps it.
+//!
+//! A key absent from the string takes OpenTafl's default, so that OpenTafl's own
+//! strings mean here what they mean there; a key or value branan cannot play is
+//! refused, naming the key, never ignored.
 
-use super::ruleset::RuleSet;
-use super::variant::{Escape, KingCapture, Variant};
+use std::collections::HashMap;
 
-/// Why an OpenTafl rules string is refused.
-#[derive(Debug, thiserror::Error)]
-#[error("`{key}`: {message}")]
+use super::ruleset::{RuleSet, RuleSetError};
+use super::square::Square;
+use super::variant::{
+    Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
+};
+
+/// The longest rules string accepted, in bytes (OpenTafl's own are under 200).
+pub const MAX_LEN: usize = 2048;
+
+/// Why a rules string was refused: `key` is the OpenTafl key at fault (`""` when
+/// no one key is, e.g. an empty string).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", if key.is_empty() { String::new() } else { format!("{key}: ") })]
 pub struct RulesStringError {
-    key: String,
+    pub key: String,
     pub message: String,
 }
 
 impl RulesStringError {
+    fn new(key: &str, message: impl Into<String>) -> RulesStringError {
+        RulesStringError {
+            key: key.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// The OpenTafl key at fault.
     pub fn key(&self) -> &str {
         &self.key
     }
 }
 
-const KNOWN: [&str; 33] = [
-    "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "cor", "cen",
-    "afor", "dfor", "corh", "cenh", "cenhe", "aforh", "dforh", "corp", "cenp", "aforp", "dforp",
-    "cors", "cens", "afors", "dfors", "sw", "swf", "efe", "ber", "start",
+/// Every key of OpenTafl's rules strings, so that an unknown key is told apart
+/// from a known one branan cannot play.
+const KNOWN: [&str; 40] = [
+    "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "cor", "cen",
+    "afor", "dfor", "spd", "corh", "cenh", "cenhe", "aforh", "dforh", "corp", "cenp", "aforp",
+    "dforp", "cors", "cens", "afors", "dfors", "corre", "cenre", "aforre", "dforre", "sw", "swf",
+    "efe", "ber", "start", "starti",
 ];
 
-pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
-    let err = |key: &str, message: &str| RulesStringError {
-        key: key.to_owned(),
-        message: message.to_owned(),
-    };
-    for token in s.split_whitespace() {
-        let key = token.split(':').next().unwrap_or(token);
-        if !KNOWN.contains(&key) {
-            return Err(err(key, "not an OpenTafl rules key"));
-        }
-        if key == "ber" && token != "ber:n" {
-            return Err(err(key, "berserk pieces are not supported"));
-        }
-        if key == "dim" && !matches!(token, "dim:7" | "dim:9" | "dim:11") {
-            return Err(err(key, "board size not supported"));
-        }
-    }
-    Variant::all()
-        .iter()
-        .find(|v| to_string(&RuleSet::of(v)).as_deref() == Some(s.trim()))
-        .map(RuleSet::of)
-        .ok_or_else(|| {
-            err(
-                "start",
-                "placeholder: only the presets' own strings are read",
-            )
-        })
+/// The piece letters of OpenTafl's piece-type lists: taflman, commander, knight,
+/// king, mercenary; lower case attackers, upper case defenders.
+const PIECE_LETTERS: &str = "tcnkmTCNKM";
+
+/// A piece-type list, reduced to the three pieces branan has.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Pieces {
+    attacker: bool,
+    defender: bool,
+    king: bool,
 }
 
+impl Pieces {
+    const ALL: Pieces = Pieces {
+        attacker: true,
+        defender: true,
+        king: true,
+    };
+}
+
+/// The keys of one rules string, each value as written.
+struct Entries<'a> {
+    map: HashMap<&'a str, &'a str>,
+}
+
+impl<'a> Entries<'a> {
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.map.get(key).copied()
+    }
+
+    /// A yes/no key, or its default.
+    fn yes_no(&self, key: &str, default: bool) -> Result<bool, RulesStringError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("y") => Ok(true),
+            Some("n") => Ok(false),
+            Some(v) => Err(RulesStringError::new(
+                key,
+                format!("expected `y` or `n`, found {v:?}"),
+            )),
+        }
+    }
+
+    /// A piece-type list, or its default.
+    fn pieces(&self, key: &str, default: Pieces) -> Result<Pieces, RulesStringError> {
+        let Some(v) = self.get(key) else {
+            return Ok(default);
+        };
+        if let Some(c) = v.chars().find(|c| !PIECE_LETTERS.contains(*c)) {
+            return Err(RulesStringError::new(
+                key,
+                format!("{c:?} is not a piece letter (expected letters of `tcnkmTCNKM`)"),
+            ));
+        }
+        Ok(Pieces {
+            attacker: v.contains('t'),
+            defender: v.contains('T'),
+            king: v.contains('K'),
+        })
+    }
+
+    /// A list of squares (`a1,b1,`), `None` for `default` or an absent key.
+    fn squares(&self, key: &str, size: u8) -> Result<Option<Vec<Square>>, RulesStringError> {
+        let v = match self.get(key) {
+            None | Some("default") => return Ok(None),
+            Some(v) => v,
+        };
+        let mut out = Vec::new();
+        for text in v.split(',').filter(|t| !t.is_empty()) {
+            let sq: Square = text
+                .parse()
+                .map_err(|_| RulesStringError::new(key, format!("{text:?} is not a square")))?;
+            if sq.file() >= size || sq.rank() >= size {
+                return Err(RulesStringError::new(
+                    key,
+                    format!("{text} is off the {size}x{size} board"),
+                ));
+            }
+            if !out.contains(&sq) {
+                out.push(sq);
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+/// Splits the string into its entries: `key:value` separated by white space.
+fn entries(s: &str) -> Result<Entries<'_>, RulesStringError> {
+    if s.len() > MAX_LEN {
+        return Err(RulesStringError::new(
+            "",
+            format!(
+                "the rules string is {} bytes long (at most {MAX_LEN})",
+                s.len()
+            ),
+        ));
+    }
+    let mut map = HashMap::new();
+    for token in s.split_whitespace() {
+        let Some((key, value)) = token.split_once(':') else {
+            return Err(RulesStringError::new(
+                token.get(..token.len().min(32)).unwrap_or(""),
+                "expected an entry `key:value`",
+            ));
+        };
+        if !KNOWN.contains(&key) {
+            let shown: String = key.chars().take(32).collect();
+            return Err(RulesStringError::new(
+                &shown,
+                "not a key of OpenTafl's rules strings",
+            ));
+        }
+        if map.insert(key, value).is_some() {
+            return Err(RulesStringError::new(key, "the key is given twice"));
+        }
+    }
+    if map.is_empty() {
+        return Err(RulesStringError::new("", "the rules string is empty"));
+    }
+    Ok(Entries { map })
+}
+
+fn refuse(key: &str, message: impl Into<String>) -> RulesStringError {
+    RulesStringError::new(key, message)
+}
+
+/// Parses an OpenTafl rules string. A key branan does not support, or a value of a
+/// supported key it does not support, is an error naming the key; the rule set is
+/// checked as [`RuleSet::validate`] checks it, its errors named by OpenTafl key.
+///
+/// ```
+/// use branan::rules::{opentafl, Variant};
+/// let s = "dim:11 name:Fetlar atkf:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+/// let rules = opentafl::parse(s).unwrap();
+/// assert!(std::ptr::eq(rules.build().unwrap(), Variant::by_id("fetlar").unwrap()));
+/// assert_eq!(opentafl::parse("dim:11 ber:c start:/11/").unwrap_err().key(), "ber");
+/// ```
+pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
+    let e = entries(s)?;
+
+    // The board first: 13x13 gets its own answer.
+    let dim = e
+        .get("dim")
+        .ok_or_else(|| refuse("dim", "the board size is missing (e.g. `dim:11`)"))?;
+    let size: u8 = match dim.parse::<u8>() {
+        Ok(13) => {
+            return Err(refuse(
+                "dim",
+                "13x13 is not supported yet (branan plays 7x7, 9x9 and 11x11)",
+            ));
+        }
+        Ok(n @ (7 | 9 | 11)) => n,
+        _ => {
+            return Err(refuse(
+                "dim",
+                format!("{dim:?} is not a board size branan plays (7, 9 or 11)"),
+            ));
+        }
+    };
+
+    // Keys branan cannot play in any but their default (or an equivalent) value.
+    if e.get("starti").is_some() {
+        return Err(refuse(
+            "starti",
+            "inverted position records are not supported (use `start:`)",
+        ));
+    }
+    for (key, allowed, what) in [
+        ("kj", &["n"][..], "the king cannot jump"),
+        ("ber", &["n"][..], "berserk moves are not played"),
+        (
+            "spd",
+            &["-1"][..],
+            "pieces move any distance (no speed limits)",
+        ),
+    ] {
+        if let Some(v) = e.get(key)
+            && !allowed.contains(&v)
+        {
+            return Err(refuse(key, format!("{v:?} is not supported: {what}")));
+        }
+    }
+    // Jumps of pieces branan does not have: any valid value is harmless.
+    for key in ["nj", "cj", "mj"] {
+        if let Some(v) = e.get(key)
+            && !["n", "r", "j", "c"].contains(&v)
+        {
+            return Err(refuse(
+                key,
+                format!("expected `n`, `r`, `j` or `c`, found {v:?}"),
+            ));
+        }
+    }
+    for key in ["afor", "dfor"] {
+        if let Some(v) = e.get(key)
+            && !v.split(',').all(str::is_empty)
+        {
+            return Err(refuse(key, "fortress squares are not supported"));
+        }
+    }
+    // Fortress parameters without fortresses, and corner passability (a corner
+    // ends every line through it), change nothing; only their syntax is checked.
+    for key in [
+        "aforh", "dforh", "aforp", "dforp", "afors", "dfors", "aforre", "dforre", "corp", "corre",
+    ] {
+        e.pieces(key, Pieces::ALL)?;
+    }
+
+    let escape = match e.get("esc").unwrap_or("c") {
+        "c" => Escape::Corners,
+        "e" => Escape::Edges,
+        v => return Err(refuse("esc", format!("expected `c` or `e`, found {v:?}"))),
+    };
+    let encirclement = e.yes_no("surf", true)?;
+    let attackers_first = e.yes_no("atkf", true)?;
+    let repetition = match e.get("tfr").unwrap_or("d") {
+        "d" => RepetitionOutcome::Draw,
+        // OpenTafl: "the player forced to respond wins", so the one who made the
+        // repeating move loses.
+        "w" => RepetitionOutcome::MoverLoses,
+        "l" => {
+            return Err(refuse(
+                "tfr",
+                "`l` (the player who repeats wins) is not supported",
+            ));
+        }
+        "i" => {
+            return Err(refuse(
+                "tfr",
+                "`i` (repetition ignored) is not supported: a repetition always ends the game",
+            ));
+        }
+        v => {
+            return Err(refuse(
+                "tfr",
+                format!("expected `d`, `w`, `l` or `i`, found {v:?}"),
+            ));
+        }
+    };
+    let king_armed = match e.get("ka").unwrap_or("y") {
+        "y" => true,
+        "n" => false,
+        "h" | "a" => {
+            return Err(refuse(
+                "ka",
+                "a king armed only as hammer or only as anvil is not supported",
+            ));
+        }
+        v => return Err(refuse("ka", format!("expected `y` or `n`, found {v:?}"))),
+    };
+    let king_capture = match e.get("ks").unwrap_or("s") {
+        "s" | "y" => KingCapture::FourSides,
+        "c" => KingCapture::ThroneFourBesideThree,
+        "w" | "n" => KingCapture::Weak,
+        "m" => return Err(refuse("ks", "the middleweight king is not supported")),
+        v => {
+            return Err(refuse(
+                "ks",
+                format!("expected `s`, `c`, `w` or `m`, found {v:?}"),
+            ));
+        }
+    };
+    let shieldwall = match e.get("sw").unwrap_or("n") {
+        "n" => false,
+        "s" => true,
+        "w" => {
+            return Err(refuse(
+                "sw",
+                "weak shieldwalls (a corner may not close one) are not supported",
+            ));
+        }
+        v => {
+            return Err(refuse(
+                "sw",
+                format!("expected `n`, `s` or `w`, found {v:?}"),
+            ));
+        }
+    };
+    if !e.yes_no("swf", true)? && shieldwall {
+        return Err(refuse(
+            "swf",
+            "a shieldwall is captured only by the move that closes it",
+        ));
+    }
+    let edge_forts = e.yes_no("efe", false)?;
+
+    // The special squares: branan's throne is the centre, its corners the four
+    // corners where the king escapes to them, and none where he escapes to edges.
+    let mid = size / 2;
+    let centre = Square::new(mid, mid);
+    if let Some(list) = e.squares("cen", size)?
+        && list != [centre]
+    {
+        return Err(refuse(
+            "cen",
+            format!("the throne must be the centre square {centre}"),
+        ));
+    }
+    let last = size - 1;
+    let corners = [
+        Square::new(0, 0),
+        Square::new(last, 0),
+        Square::new(0, last),
+        Square::new(last, last),
+    ];
+    match (escape, e.squares("cor", size)?) {
+        (Escape::Corners, None) => {}
+        (Escape::Corners, Some(list))
+            if list.len() == 4 && corners.iter().all(|c| list.contains(c)) => {}
+        (Escape::Corners, Some(_)) => {
+            return Err(refuse(
+                "cor",
+                "with corner escape the corners are the four corners",
+            ));
+        }
+        (Escape::Edges, Some(list)) if list.is_empty() => {}
+        (Escape::Edges, _) => {
+            return Err(refuse(
+                "cor",
+                "with edge escape branan has no corner squares (write `cor:`)",
+            ));
+        }
+    }
+
+    let cens = e.pieces(
+        "cens",
+        Pieces {
+            attacker: false,
+            defender: false,
+            king: true,
+        },
+    )?;
+    if cens.attacker || cens.defender {
+        return Err(refuse("cens", "only the king may stop on the throne"));
+    }
+    let cenre = e.pieces("cenre", Pieces::ALL)?;
+    let throne_reentry = cens.king && cenre.king;
+    let cenp = e.pieces("cenp", Pieces::ALL)?;
+    if cenp != Pieces::ALL {
+        return Err(refuse("cenp", "every piece may pass over the empty throne"));
+    }
+    let cenhe = e.pieces("cenhe", Pieces::ALL)?;
+    if cenhe != Pieces::ALL {
+        return Err(refuse(
+            "cenhe",
+            "the empty throne is hostile to every piece, the king included",
+        ));
+    }
+    let cenh = e.pieces(
+        "cenh",
+        Pieces {
+            attacker: true,
+            defender: false,
+            king: false,
+        },
+    )?;
+    if cenh.defender || cenh.king {
+        return Err(refuse(
+            "cenh",
+            "the throne the king stands on is hostile to attackers only",
+        ));
+    }
+    // An armed king is an anvil himself, so "hostile to attackers while he stands
+    // there" changes nothing; an unarmed one is not.
+    if cenh.attacker && !king_armed {
+        return Err(refuse(
+            "cenh",
+            "an unarmed king's throne is not hostile (write `cenh:`)",
+        ));
+    }
+    let corh = e.pieces("corh", Pieces::ALL)?;
+    let cors = e.pieces(
+        "cors",
+        Pieces {
+            attacker: false,
+            defender: false,
+            king: true,
+        },
+    )?;
+    if escape == Escape::Corners {
+        // A king beside a corner stands on the edge, where a four-sided capture
+        // cannot happen: whether the corner is hostile to him does not matter then.
+        let king_matters = king_capture != KingCapture::FourSides;
+        if !corh.attacker || !corh.defender || (king_matters && !corh.king) {
+            return Err(refuse("corh", "the corners are hostile to every piece"));
+        }
+        if cors
+            != (Pieces {
+                attacker: false,
+                defender: false,
+                king: true,
+            })
+        {
+            return Err(refuse("cors", "only the king may stop on a corner"));
+        }
+    }
+
+    let start = e
+        .get("start")
+        .ok_or_else(|| refuse("start", "the start position is missing (`start:/.../`)"))?;
+    if !start.starts_with('/') {
+        return Err(refuse(
+            "start",
+            "expected OpenTafl's position record, starting with `/`",
+        ));
+    }
+    let rules = RuleSet {
+        name: e.get("name").map(|n| n.replace('_', " ")),
+        size,
+        start: format!("{start} {}", if attackers_first { 'a' } else { 'd' }),
+        escape,
+        king_capture,
+        throne_reentry,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: repetition,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: false,
+        features: Features {
+            king_armed,
+            shieldwall,
+            edge_forts,
+            encirclement,
+        },
+    };
+    rules.validate().map_err(|err| {
+        let key = match &err {
+            RuleSetError::SizeNotYet { .. } | RuleSetError::BadSize { .. } => "dim",
+            RuleSetError::EdgeFortsNeedCorners => "efe",
+            RuleSetError::NameTooLong { .. } => "name",
+            _ => "start",
+        };
+        let text = err.to_string();
+        let message = text.split_once(": ").map_or(text.as_str(), |(_, m)| m);
+        refuse(key, message.to_owned())
+    })?;
+    Ok(rules)
+}
+
+/// The OpenTafl rules string of a rule set, where OpenTafl can express it: `None`
+/// for a no-capture limit, a repetition rule other than the third occurrence
+/// drawing or losing for the one who repeats, a drawn "no legal move", the
+/// defenders winning once no attacker is left, the king strong on the throne only
+/// (`throne_four`), or a start whose counter is not zero.
 pub fn to_string(rules: &RuleSet) -> Option<String> {
-    let rows: Vec<&str> = rules.start.split(' ').next()?.split('/').collect();
-    let start: String = rows.iter().rev().map(|r| format!("/{r}")).collect();
-    let ks = match rules.king_capture {
-        KingCapture::Weak => "n",
-        _ => "y",
-    };
-    let esc = match rules.escape {
-        Escape::Corners => "c",
-        Escape::Edges => "e",
-    };
-    let name = rules.name.as_deref().unwrap_or("custom").replace(' ', "_");
-    Some(format!(
-        "dim:{} name:{name} esc:{esc} ks:{ks} ka:{} start:{start}/",
-        rules.size,
-        if rules.features.king_armed { "y" } else { "n" }
-    ))
+    if rules.no_capture_limit.is_some()
+        || rules.repetition.occurrence != 3
+        || rules.repetition.outcome == RepetitionOutcome::DefendersLose
+        || rules.no_legal_moves != NoMovesOutcome::Loses
+        || rules.attackers_eliminated_wins
+        || rules.king_capture == KingCapture::ThroneFour
+        || (rules.features.edge_forts && rules.escape == Escape::Edges)
+    {
+        return None;
+    }
+    let setup: super::Setup = rules.start.parse().ok()?;
+    if setup.plies_since_capture != 0 || setup.size != rules.size {
+        return None;
+    }
+    let canonical = super::ruleset::canonical_start_of(&setup);
+    let rows = canonical.split(' ').next()?;
+    let mut s = format!("dim:{}", rules.size);
+    if let Some(name) = &rules.name {
+        let name: String = name
+            .chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .filter(|c| *c != ':')
+            .collect();
+        if !name.is_empty() {
+            s.push_str(" name:");
+            s.push_str(&name);
+        }
+    }
+    if rules.escape == Escape::Edges {
+        s.push_str(" esc:e cor:");
+    }
+    if !rules.features.encirclement {
+        s.push_str(" surf:n");
+    }
+    s.push_str(match setup.turn {
+        super::Side::Attackers => " atkf:y",
+        super::Side::Defenders => " atkf:n",
+    });
+    if rules.repetition.outcome == RepetitionOutcome::MoverLoses {
+        s.push_str(" tfr:w");
+    }
+    if !rules.features.king_armed {
+        s.push_str(" ka:n cenh:");
+    }
+    match rules.king_capture {
+        KingCapture::Weak => s.push_str(" ks:w"),
+        KingCapture::ThroneFourBesideThree => s.push_str(" ks:c"),
+        _ => {}
+    }
+    if !rules.throne_reentry {
+        s.push_str(" cens:");
+    }
+    if rules.features.shieldwall {
+        s.push_str(" sw:s");
+    }
+    if rules.features.edge_forts {
+        s.push_str(" efe:y");
+    }
+    s.push_str(" start:/");
+    let ranks: Vec<&str> = rows.split('/').collect();
+    for rank in ranks.iter().rev() {
+        s.push_str(rank);
+        s.push('/');
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn presets_opentafl_can_express_round_trip() {
+        let mut written = 0;
+        for v in Variant::all() {
+            let rules = RuleSet::of(v);
+            if let Some(s) = to_string(&rules) {
+                written += 1;
+                let back = parse(&s).unwrap_or_else(|e| panic!("{}: {s}: {e}", v.id));
+                assert!(std::ptr::eq(back.build().unwrap(), v), "{}: {s}", v.id);
+                assert_eq!(back.canonical_id(), rules.canonical_id(), "{}", v.id);
+            }
+        }
+        assert!(written >= 1);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let cases = [
+            ("", ""),
+            ("dim:7", "start"),
+            (start, "dim"),
+            ("dim:13 start:/13/", "dim"),
+            ("dim:8 start:/8/", "dim"),
+            (&format!("dim:7 foo:y {start}"), "foo"),
+            (&format!("dim:7 esc:x {start}"), "esc"),
+            (&format!("dim:7 ka:h {start}"), "ka"),
+            (&format!("dim:7 ks:m {start}"), "ks"),
+            (&format!("dim:7 tfr:i {start}"), "tfr"),
+            (&format!("dim:7 sw:w {start}"), "sw"),
+            (&format!("dim:7 sw:s swf:n {start}"), "swf"),
+            (&format!("dim:7 esc:e efe:y cor: {start}"), "efe"),
+            (&format!("dim:7 esc:e {start}"), "cor"),
+            (&format!("dim:7 cor: {start}"), "cor"),
+            (&format!("dim:7 cen: {start}"), "cen"),
+            (&format!("dim:7 cenhe: {start}"), "cenhe"),
+            (&format!("dim:7 cens:tT {start}"), "cens"),
+            (&format!("dim:7 cenp:K {start}"), "cenp"),
+            (&format!("dim:7 corh:t {start}"), "corh"),
+            (&format!("dim:7 ber:c {start}"), "ber"),
+            (&format!("dim:7 kj:r {start}"), "kj"),
+            (&format!("dim:7 spd:1 {start}"), "spd"),
+            (&format!("dim:7 afor:a2 {start}"), "afor"),
+            (&format!("dim:7 cenh:x {start}"), "cenh"),
+            (&format!("dim:7 dim:7 {start}"), "dim"),
+            ("dim:7 start:3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3", "start"),
+            ("dim:7 start:/3t3/3c3/3T3/ttTKTtt/3T3/3t3/3t3/", "start"),
+            ("dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/", "start"),
+            ("dim:9 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", "start"),
+        ];
+        for (s, key) in cases {
+            let e = parse(s).unwrap_err();
+            assert_eq!(e.key(), key, "{s}: {e}");
+        }
+        let e = parse("dim:13 start:/13/").unwrap_err();
+        assert!(e.to_string().contains("13x13 is not supported yet"), "{e}");
+    }
 }

@@ -1,16 +1,45 @@
-//! PLACEHOLDER of the `rulesapi` branch, replaced by the `ruleset` branch's file at merge:
-//! the interface's signatures, accepting only rule sets equal to a preset's.
+//! Rule sets as data: the fields of a preset, sent by a client, checked, and turned
+//! into a [`Variant`] at run time.
+//!
+//! A [`RuleSet`] is what a client may write; [`RuleSet::build`] validates it and
+//! answers the preset itself when the rules are a preset's (so that a preset sent as
+//! rules is the preset in every respect), else a custom variant interned in a bounded
+//! registry: the same rules always give the same `&'static Variant`.
 
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Mutex, OnceLock};
 
+use super::error::ParseError;
+use super::notation::Setup;
 use super::position::Position;
-use super::variant::{Escape, Features, KingCapture, NoMovesOutcome, Repetition, Variant};
+use super::square::{Piece, Side, Square};
+use super::variant::{
+    Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
+};
+
+/// The board sizes branan plays: odd, 7 to 11.
+pub const SIZES: std::ops::RangeInclusive<u8> = 7..=11;
+/// The occurrences a repetition rule may end the game on.
+pub const REPETITION_OCCURRENCES: std::ops::RangeInclusive<u8> = 2..=5;
+/// The plies a no-capture limit may count: from one full move to a thousand plies.
+pub const NO_CAPTURE_LIMITS: std::ops::RangeInclusive<u16> = 2..=1000;
+/// The longest `name` accepted, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+/// The most distinct custom rule sets one process keeps. Each costs about a
+/// kilobyte and is never freed (a `&'static Variant` may be held by any position),
+/// so the bound caps the memory clients can make the service hold at ~10 MB.
+pub const MAX_CUSTOM_VARIANTS: usize = 10_000;
 
 /// A rule set as data: the fields of a preset, before validation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleSet {
+    /// Cosmetic: not part of the canonical id, and not kept in the built variant.
     pub name: Option<String>,
+    /// The board's side length: odd, 7 to 11.
     pub size: u8,
+    /// The start, in branan's position notation (OpenTafl's rank-one-first rows are
+    /// accepted too); the side to move and the counter may be given.
     pub start: String,
     pub escape: Escape,
     pub king_capture: KingCapture,
@@ -22,42 +51,99 @@ pub struct RuleSet {
     pub features: Features,
 }
 
-/// Why a rule set is refused.
-#[derive(Debug, thiserror::Error)]
+/// Why a rule set was refused. Every error names where: [`RuleSetError::field`] is
+/// the JSON field of the rule object, and the start position's errors name the
+/// square or the column.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleSetError {
-    #[error("board size {0} is not supported (odd, 7 to 11)")]
-    Size(u8),
-    #[error("start position: {0}")]
-    Start(String),
-    #[error("custom rule sets are not built yet: these rules equal no preset's")]
-    NotAPreset,
+    #[error(
+        "board_size: a {size}x{size} board is not supported yet (branan plays 7x7, 9x9 and 11x11; 13x13 needs a wider board)"
+    )]
+    SizeNotYet { size: u8 },
+    #[error(
+        "board_size: a {size}x{size} board is not a tafl board branan plays (odd sizes 7 to 11)"
+    )]
+    BadSize { size: u8 },
+    #[error("start_position: {0}")]
+    StartMalformed(ParseError),
+    #[error("start_position: the board is {found}x{found}, but board_size is {expected}")]
+    StartSize { expected: u8, found: u8 },
+    #[error("start_position: there is no king; the start needs exactly one")]
+    NoKing,
+    #[error("start_position: there are {count} kings (on {squares}); the start needs exactly one")]
+    TooManyKings { count: usize, squares: String },
+    #[error(
+        "start_position: {piece} on {square}: only the king may stand on a restricted square (the throne{corners})"
+    )]
+    OnRestricted {
+        square: Square,
+        piece: &'static str,
+        corners: &'static str,
+    },
+    #[error("start_position: the king on {square} has already escaped")]
+    KingEscaped { square: Square },
+    #[error("start_position: the game is already over at the start ({reason})")]
+    StartOver { reason: &'static str },
+    #[error(
+        "repetition.occurrence: {found} is not supported (a position may end the game on its 2nd to 5th occurrence)"
+    )]
+    Occurrence { found: u8 },
+    #[error("no_capture_limit: {found} is not supported (2 to 1000 plies, or null for no limit)")]
+    NoCaptureLimit { found: u16 },
+    #[error(
+        "edge_forts: an edge fort needs corner escape (where the king escapes to any edge, reaching the edge already wins)"
+    )]
+    EdgeFortsNeedCorners,
+    #[error("name: {chars} characters is too long (at most {MAX_NAME_CHARS})")]
+    NameTooLong { chars: usize },
+    #[error(
+        "too many distinct custom rule sets in this process (at most {MAX_CUSTOM_VARIANTS}); use a preset or rules already in use"
+    )]
+    RegistryFull,
 }
 
 impl RuleSetError {
-    /// The rule object's field at fault.
+    /// The JSON field of the rule object at fault (`""` when no one field is).
     pub fn field(&self) -> &'static str {
         match self {
-            RuleSetError::Size(_) => "board_size",
-            RuleSetError::Start(_) => "start_position",
-            RuleSetError::NotAPreset => "rules",
+            RuleSetError::SizeNotYet { .. } | RuleSetError::BadSize { .. } => "board_size",
+            RuleSetError::StartMalformed(_)
+            | RuleSetError::StartSize { .. }
+            | RuleSetError::NoKing
+            | RuleSetError::TooManyKings { .. }
+            | RuleSetError::OnRestricted { .. }
+            | RuleSetError::KingEscaped { .. }
+            | RuleSetError::StartOver { .. } => "start_position",
+            RuleSetError::Occurrence { .. } => "repetition.occurrence",
+            RuleSetError::NoCaptureLimit { .. } => "no_capture_limit",
+            RuleSetError::EdgeFortsNeedCorners => "edge_forts",
+            RuleSetError::NameTooLong { .. } => "name",
+            RuleSetError::RegistryFull => "",
+        }
+    }
+
+    /// The square at fault in the start position, if one square is.
+    pub fn square(&self) -> Option<Square> {
+        match self {
+            RuleSetError::OnRestricted { square, .. } | RuleSetError::KingEscaped { square } => {
+                Some(*square)
+            }
+            _ => None,
+        }
+    }
+
+    /// The 1-based character column in `start_position`, for a malformed start.
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            RuleSetError::StartMalformed(e) => Some(e.column()),
+            _ => None,
         }
     }
 }
 
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-static PRESET_IDS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    Variant::all()
-        .iter()
-        .map(|v| RuleSet::of(v).canonical_id())
-        .collect()
-});
-
 impl RuleSet {
+    /// The rule set of a preset (round-trips: `RuleSet::of(v).build()` returns `v`
+    /// itself).
     pub fn of(v: &Variant) -> RuleSet {
         RuleSet {
             name: Some(v.name.to_owned()),
@@ -74,44 +160,574 @@ impl RuleSet {
         }
     }
 
-    pub fn canonical_id(&self) -> String {
-        let canonical = RuleSet {
-            name: None,
-            ..self.clone()
-        };
-        format!("r-{:012x}", fnv(&format!("{canonical:?}")) >> 16)
+    /// The start position in canonical form (`<rows> <side> <counter>`, ranks from
+    /// the top), or the text as written when it does not parse.
+    fn canonical_start(&self) -> String {
+        match Setup::parse(&self.start) {
+            Ok(setup) => canonical_setup(&setup),
+            Err(_) => self.start.clone(),
+        }
     }
 
+    /// The canonical text the id hashes: every rule, in a fixed order and
+    /// spelling, the name excluded.
+    pub fn canonical_text(&self) -> String {
+        let b = |x: bool| if x { '1' } else { '0' };
+        let f = self.features;
+        let mut s = String::with_capacity(256);
+        // Writing to a String cannot fail.
+        let _ = write!(
+            s,
+            "branan-rules-1;size={};start={};escape={};king_capture={};throne_reentry={};\
+             repetition={},{};no_capture_limit={};no_legal_moves={};attackers_eliminated_wins={};\
+             king_armed={};shieldwall={};edge_forts={};encirclement={}",
+            self.size,
+            self.canonical_start(),
+            match self.escape {
+                Escape::Corners => "corners",
+                Escape::Edges => "edges",
+            },
+            match self.king_capture {
+                KingCapture::Weak => "weak",
+                KingCapture::ThroneFourBesideThree => "throne_four_beside_three",
+                KingCapture::ThroneFour => "throne_four",
+                KingCapture::FourSides => "four_sides",
+            },
+            b(self.throne_reentry),
+            self.repetition.occurrence,
+            match self.repetition.outcome {
+                RepetitionOutcome::Draw => "draw",
+                RepetitionOutcome::MoverLoses => "mover_loses",
+                RepetitionOutcome::DefendersLose => "defenders_lose",
+            },
+            self.no_capture_limit
+                .map_or_else(|| "none".to_owned(), |n| n.to_string()),
+            match self.no_legal_moves {
+                NoMovesOutcome::Loses => "loses",
+                NoMovesOutcome::Draw => "draw",
+            },
+            b(self.attackers_eliminated_wins),
+            b(f.king_armed),
+            b(f.shieldwall),
+            b(f.edge_forts),
+            b(f.encirclement),
+        );
+        s
+    }
+
+    /// Stable short id of the canonical rules (name excluded), e.g.
+    /// `r-3f9a1c2b7d10`: 48 bits of FNV-1a over [`RuleSet::canonical_text`], the
+    /// same on every machine and build.
+    pub fn canonical_id(&self) -> String {
+        id_of(&self.canonical_text())
+    }
+
+    /// Checks every rule, and the start position against them; answers the start
+    /// in canonical form.
+    pub fn validate(&self) -> Result<String, RuleSetError> {
+        if let Some(name) = &self.name {
+            let chars = name.chars().count();
+            if chars > MAX_NAME_CHARS {
+                return Err(RuleSetError::NameTooLong { chars });
+            }
+        }
+        if self.size == 13 {
+            return Err(RuleSetError::SizeNotYet { size: self.size });
+        }
+        if !SIZES.contains(&self.size) || self.size.is_multiple_of(2) {
+            return Err(RuleSetError::BadSize { size: self.size });
+        }
+        if !REPETITION_OCCURRENCES.contains(&self.repetition.occurrence) {
+            return Err(RuleSetError::Occurrence {
+                found: self.repetition.occurrence,
+            });
+        }
+        if let Some(n) = self.no_capture_limit
+            && !NO_CAPTURE_LIMITS.contains(&n)
+        {
+            return Err(RuleSetError::NoCaptureLimit { found: n });
+        }
+        if self.features.edge_forts && self.escape == Escape::Edges {
+            return Err(RuleSetError::EdgeFortsNeedCorners);
+        }
+        let setup = Setup::parse(&self.start).map_err(RuleSetError::StartMalformed)?;
+        if setup.size != self.size {
+            return Err(RuleSetError::StartSize {
+                expected: self.size,
+                found: setup.size,
+            });
+        }
+        match setup.kings.len() {
+            0 => return Err(RuleSetError::NoKing),
+            1 => {}
+            count => {
+                let squares: Vec<String> = setup.kings.map(|sq| sq.to_string()).collect();
+                return Err(RuleSetError::TooManyKings {
+                    count: count as usize,
+                    squares: squares.join(", "),
+                });
+            }
+        }
+        let probe = self.variant("", "", "", "");
+        let soldiers = setup.attackers | setup.defenders;
+        if let Some(square) = (soldiers & probe.restricted).first() {
+            return Err(RuleSetError::OnRestricted {
+                square,
+                piece: if setup.attackers.contains(square) {
+                    "an attacker"
+                } else {
+                    "a defender"
+                },
+                corners: match self.escape {
+                    Escape::Corners => " and the corners",
+                    Escape::Edges => "",
+                },
+            });
+        }
+        if let Some(square) = (setup.kings & probe.escape_squares).first() {
+            return Err(RuleSetError::KingEscaped { square });
+        }
+        Ok(canonical_setup(&setup))
+    }
+
+    /// Validates and returns the variant: the preset itself when the rules equal a
+    /// preset's, else an interned custom variant (same canonical id, same
+    /// `&'static`).
     pub fn build(&self) -> Result<&'static Variant, RuleSetError> {
-        if !(7..=11).contains(&self.size) || self.size % 2 == 0 {
-            return Err(RuleSetError::Size(self.size));
+        let start = self.validate()?;
+        let canonical = RuleSet {
+            name: None,
+            start,
+            ..self.clone()
+        };
+        let text = canonical.canonical_text();
+        if let Some(p) = preset_of(&text) {
+            return Ok(p);
         }
-        let same_size = Variant::all()
-            .iter()
-            .find(|v| v.size() == self.size)
-            .ok_or(RuleSetError::Size(self.size))?;
-        let start = Position::parse(same_size, &self.start)
-            .map_err(|e| RuleSetError::Start(e.to_string()))?;
-        if start.king().is_none() {
-            return Err(RuleSetError::Start("no king".to_owned()));
+        let id = id_of(&text);
+        let mut registry = registry().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entry) = registry.get(&id) {
+            return entry.clone();
         }
-        let mut canonical = self.clone();
-        canonical.start = start.to_string();
-        let id = canonical.canonical_id();
-        Variant::all()
-            .iter()
-            .find(|v| v.rules_id() == id)
-            .ok_or(RuleSetError::NotAPreset)
+        if registry.len() >= MAX_CUSTOM_VARIANTS {
+            return Err(RuleSetError::RegistryFull);
+        }
+        let id_static: &'static str = Box::leak(id.clone().into_boxed_str());
+        let name: &'static str = Box::leak(format!("Custom rules {id}").into_boxed_str());
+        let start: &'static str = Box::leak(canonical.start.clone().into_boxed_str());
+        let variant: &'static Variant = Box::leak(Box::new(canonical.variant(
+            id_static,
+            name,
+            CUSTOM_SOURCE,
+            start,
+        )));
+        // A start that is already over is refused; a position needs a `'static`
+        // variant, so the refusal is remembered in the registry like a success
+        // and counts towards its bound.
+        let entry = match Position::start(variant).outcome(1) {
+            Some(end) => Err(RuleSetError::StartOver {
+                reason: end.reason.name(),
+            }),
+            None => Ok(variant),
+        };
+        registry.insert(id, entry.clone());
+        entry
+    }
+
+    /// The variant of these rules, with the given texts (unchecked).
+    fn variant(
+        &self,
+        id: &'static str,
+        name: &'static str,
+        source: &'static str,
+        start: &'static str,
+    ) -> Variant {
+        Variant::new(
+            id,
+            name,
+            CUSTOM_DESCRIPTION,
+            source,
+            self.size,
+            start,
+            self.escape,
+            self.king_capture,
+            self.throne_reentry,
+            self.repetition,
+            self.no_capture_limit,
+            self.no_legal_moves,
+            self.attackers_eliminated_wins,
+            self.features,
+        )
     }
 }
 
-impl Variant {
-    /// The canonical id of the variant's rules.
-    pub fn rules_id(&self) -> &'static str {
-        let i = Variant::all()
+const CUSTOM_DESCRIPTION: &str = "A rule set sent by a client.";
+const CUSTOM_SOURCE: &str = "rules sent with the request";
+
+type Entry = Result<&'static Variant, RuleSetError>;
+
+/// The registry of custom variants, by canonical id.
+/// A refused start is kept too (see [`RuleSet::build`]).
+fn registry() -> &'static Mutex<HashMap<String, Entry>> {
+    static REGISTRY: OnceLock<Mutex<HashMap<String, Entry>>> = OnceLock::new();
+    REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// How many custom rule sets this process holds (refused starts included).
+pub fn custom_variants() -> usize {
+    registry()
+        .lock()
+        .map_or_else(|e| e.into_inner().len(), |r| r.len())
+}
+
+/// The canonical texts of the presets, in [`Variant::all`]'s order.
+fn preset_texts() -> &'static [(String, String)] {
+    static TEXTS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        Variant::all()
             .iter()
-            .position(|v| v.id == self.id)
-            .unwrap_or(0);
-        PRESET_IDS[i].as_str()
+            .map(|v| {
+                let text = RuleSet::of(v).canonical_text();
+                let id = id_of(&text);
+                (text, id)
+            })
+            .collect()
+    })
+}
+
+fn preset_of(text: &str) -> Option<&'static Variant> {
+    preset_texts()
+        .iter()
+        .position(|(t, _)| t == text)
+        .map(|i| &Variant::all()[i])
+}
+
+impl Variant {
+    /// The canonical id of this variant's rules (see [`RuleSet::canonical_id`]):
+    /// for a preset the id its rules would get if sent as data.
+    pub fn rules_id(&self) -> &'static str {
+        let all = Variant::all();
+        match all.iter().position(|p| std::ptr::eq(p, self)) {
+            Some(i) => preset_texts()[i].1.as_str(),
+            // A custom variant's id is its canonical id.
+            None => self.id,
+        }
+    }
+
+    /// Whether this is one of the presets (not a custom rule set).
+    pub fn is_preset(&self) -> bool {
+        Variant::all().iter().any(|p| std::ptr::eq(p, self))
+    }
+}
+
+/// FNV-1a (64 bits) of `text`, folded to 48 bits and written as `r-` and 12 hex
+/// digits.
+fn id_of(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("r-{:012x}", (h ^ (h >> 48)) & 0xffff_ffff_ffff)
+}
+
+/// A setup in canonical form (see [`RuleSet::canonical_text`]).
+pub(super) fn canonical_start_of(s: &Setup) -> String {
+    canonical_setup(s)
+}
+
+/// A setup written as branan writes positions: ranks from the top, runs of empty
+/// squares as numbers, then the side to move and the counter.
+fn canonical_setup(s: &Setup) -> String {
+    let mut out = String::with_capacity(140);
+    for rank in (0..s.size).rev() {
+        let mut run = 0;
+        for file in 0..s.size {
+            let sq = Square::new(file, rank);
+            let piece = if s.attackers.contains(sq) {
+                Some(Piece::Attacker)
+            } else if s.defenders.contains(sq) {
+                Some(Piece::Defender)
+            } else if s.kings.contains(sq) {
+                Some(Piece::King)
+            } else {
+                None
+            };
+            match piece {
+                None => run += 1,
+                Some(p) => {
+                    if run > 0 {
+                        let _ = write!(out, "{run}");
+                        run = 0;
+                    }
+                    out.push(p.letter());
+                }
+            }
+        }
+        if run > 0 {
+            let _ = write!(out, "{run}");
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    let _ = write!(
+        out,
+        " {} {}",
+        match s.turn {
+            Side::Attackers => 'a',
+            Side::Defenders => 'd',
+        },
+        s.plies_since_capture
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brandubh() -> RuleSet {
+        RuleSet::of(Variant::by_id("brandubh").unwrap())
+    }
+
+    #[test]
+    fn presets_round_trip_to_themselves() {
+        for v in Variant::all() {
+            let rules = RuleSet::of(v);
+            let built = rules.build().unwrap();
+            assert!(std::ptr::eq(built, v), "{}", v.id);
+            // The name is cosmetic; OpenTafl's rank-one-first start is the same start.
+            let renamed = RuleSet {
+                name: Some("anything".into()),
+                ..rules.clone()
+            };
+            assert!(std::ptr::eq(renamed.build().unwrap(), v), "{}", v.id);
+            assert_eq!(v.rules_id(), rules.canonical_id());
+            assert!(v.is_preset());
+        }
+    }
+
+    #[test]
+    fn ids_are_stable_and_distinct() {
+        // The id is a contract (caches and clients keep it): pinned here.
+        let pinned: Vec<(&str, &str)> = Variant::all()
+            .iter()
+            .map(|v| (v.id, v.rules_id()))
+            .collect();
+        assert_eq!(
+            pinned,
+            [
+                ("brandubh", "r-8cfc3e604d34"),
+                ("tablut", "r-bcd9cc58861a"),
+                ("tawlbwrdd", "r-7413100bcfff"),
+                ("brandubh-classic", "r-4c31ec156a68"),
+                ("tablut-linnaeus", "r-93d91c750199"),
+                ("copenhagen", "r-8abf914933f7"),
+                ("fetlar", "r-36e711e75924"),
+            ]
+        );
+        assert_eq!(
+            Variant::by_id("brandubh").unwrap().rules_id(),
+            id_of(&brandubh().canonical_text())
+        );
+        let ids: Vec<&str> = Variant::all().iter().map(|v| v.rules_id()).collect();
+        for (i, a) in ids.iter().enumerate() {
+            assert!(a.starts_with("r-") && a.len() == 14, "{a}");
+            assert!(ids[i + 1..].iter().all(|b| b != a));
+        }
+        assert_eq!(id_of(""), "r-9ce48422e8d7");
+    }
+
+    #[test]
+    fn custom_rules_are_interned() {
+        let rules = RuleSet {
+            throne_reentry: false,
+            ..brandubh()
+        };
+        let a = rules.build().unwrap();
+        let b = RuleSet {
+            name: None,
+            start: "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".into(),
+            ..rules.clone()
+        }
+        .build()
+        .unwrap();
+        assert!(std::ptr::eq(a, b));
+        assert!(!a.is_preset());
+        assert_eq!(a.id, rules.canonical_id());
+        assert_eq!(a.rules_id(), a.id);
+        assert!(!a.throne_reentry);
+        assert_eq!(a.start, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
+        assert_eq!(
+            crate::rules::perft(&crate::rules::Game::new(Position::start(a)), 2),
+            960
+        );
+    }
+
+    #[test]
+    fn every_rule_is_checked_and_named() {
+        let base = brandubh();
+        let cases: Vec<(RuleSet, &str)> = vec![
+            (
+                RuleSet {
+                    size: 13,
+                    ..base.clone()
+                },
+                "board_size",
+            ),
+            (
+                RuleSet {
+                    size: 5,
+                    ..base.clone()
+                },
+                "board_size",
+            ),
+            (
+                RuleSet {
+                    size: 8,
+                    ..base.clone()
+                },
+                "board_size",
+            ),
+            (
+                RuleSet {
+                    size: 9,
+                    ..base.clone()
+                },
+                "start_position",
+            ),
+            (
+                RuleSet {
+                    start: "3t3/3t3 a".into(),
+                    ..base.clone()
+                },
+                "start_position",
+            ),
+            (
+                RuleSet {
+                    start: "7/7/7/3t3/7/7/7 a".into(),
+                    ..base.clone()
+                },
+                "start_position",
+            ),
+            (
+                RuleSet {
+                    start: "7/7/7/2KtK2/7/7/7 a".into(),
+                    ..base.clone()
+                },
+                "start_position",
+            ),
+            (
+                RuleSet {
+                    start: "t6/7/7/3K3/7/7/7 a".into(),
+                    ..base.clone()
+                },
+                "start_position",
+            ),
+            (
+                RuleSet {
+                    start: "K6/7/7/3t3/7/7/7 a".into(),
+                    ..base.clone()
+                },
+                "start_position",
+            ),
+            (
+                RuleSet {
+                    repetition: Repetition {
+                        occurrence: 1,
+                        outcome: RepetitionOutcome::Draw,
+                    },
+                    ..base.clone()
+                },
+                "repetition.occurrence",
+            ),
+            (
+                RuleSet {
+                    no_capture_limit: Some(0),
+                    ..base.clone()
+                },
+                "no_capture_limit",
+            ),
+            (
+                RuleSet {
+                    no_capture_limit: Some(5000),
+                    ..base.clone()
+                },
+                "no_capture_limit",
+            ),
+            (
+                RuleSet {
+                    escape: Escape::Edges,
+                    features: Features {
+                        edge_forts: true,
+                        ..Features::BASIC
+                    },
+                    ..base.clone()
+                },
+                "edge_forts",
+            ),
+            (
+                RuleSet {
+                    name: Some("x".repeat(101)),
+                    ..base.clone()
+                },
+                "name",
+            ),
+        ];
+        for (rules, field) in cases {
+            let e = rules.build().unwrap_err();
+            assert_eq!(e.field(), field, "{e}");
+            assert!(e.to_string().starts_with(field), "{e}");
+        }
+        let e = RuleSet {
+            size: 13,
+            ..base.clone()
+        }
+        .build()
+        .unwrap_err();
+        assert!(e.to_string().contains("13x13"), "{e}");
+        let e = RuleSet {
+            start: "t6/7/7/3K3/7/7/7 a".into(),
+            ..base.clone()
+        }
+        .build()
+        .unwrap_err();
+        assert_eq!(e.square().map(|s| s.to_string()).as_deref(), Some("a7"));
+        let e = RuleSet {
+            start: "3t3/3x3/3T3/ttTKTtt/3T3/3t3/3t3 a".into(),
+            ..base.clone()
+        }
+        .build()
+        .unwrap_err();
+        assert_eq!(e.column(), Some(6));
+    }
+
+    #[test]
+    fn a_start_already_over_is_refused() {
+        // No attacker left, where that wins.
+        let e = RuleSet {
+            start: "7/7/7/3K3/7/7/7 a".into(),
+            ..brandubh()
+        }
+        .build()
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RuleSetError::StartOver {
+                    reason: "attackers_eliminated"
+                }
+            ),
+            "{e}"
+        );
+        // Asked twice, refused twice (the refusal is remembered).
+        let e = RuleSet {
+            start: "7/7/7/3K3/7/7/7 a 0".into(),
+            ..brandubh()
+        }
+        .build()
+        .unwrap_err();
+        assert_eq!(e.field(), "start_position");
     }
 }

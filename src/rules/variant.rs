@@ -223,7 +223,7 @@ pub struct Variant {
 
 impl Variant {
     #[allow(clippy::too_many_arguments)]
-    const fn new(
+    pub(super) const fn new(
         id: &'static str,
         name: &'static str,
         description: &'static str,
