@@ -29,6 +29,7 @@ pub fn variants_all() -> Value {
                     "a7",
                     "g7"
                 ],
+                "rules_id": "r-8cfc3e604d34",
                 "id": "brandubh",
                 "king_armed": true,
                 "king_capture": "weak",
@@ -96,6 +97,7 @@ pub fn variants_all() -> Value {
                 "hostile_squares": [
                     "e5"
                 ],
+                "rules_id": "r-bcd9cc58861a",
                 "id": "tablut",
                 "king_armed": true,
                 "king_capture": "throne_four_beside_three",
@@ -167,6 +169,7 @@ pub fn variants_all() -> Value {
                 "hostile_squares": [
                     "f6"
                 ],
+                "rules_id": "r-7413100bcfff",
                 "id": "tawlbwrdd",
                 "king_armed": true,
                 "king_capture": "throne_four_beside_three",
@@ -206,6 +209,7 @@ pub fn variants_all() -> Value {
                     "a7",
                     "g7"
                 ],
+                "rules_id": "r-4c31ec156a68",
                 "id": "brandubh-classic",
                 "king_armed": true,
                 "king_capture": "throne_four",
@@ -273,6 +277,7 @@ pub fn variants_all() -> Value {
                 "hostile_squares": [
                     "e5"
                 ],
+                "rules_id": "r-93d91c750199",
                 "id": "tablut-linnaeus",
                 "king_armed": true,
                 "king_capture": "throne_four_beside_three",
@@ -312,6 +317,7 @@ pub fn variants_all() -> Value {
                     "a11",
                     "k11"
                 ],
+                "rules_id": "r-8abf914933f7",
                 "id": "copenhagen",
                 "king_armed": true,
                 "king_capture": "four_sides",
@@ -355,6 +361,8 @@ pub fn variants_all() -> Value {
                     "a11",
                     "k11"
                 ],
+                "opentafl": "dim:11 name:Fetlar_Hnefatafl atkf:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+                "rules_id": "r-36e711e75924",
                 "id": "fetlar",
                 "king_armed": true,
                 "king_capture": "four_sides",
@@ -403,6 +411,7 @@ pub fn variant_brandubh() -> Value {
             "a7",
             "g7"
         ],
+        "rules_id": "r-8cfc3e604d34",
         "id": "brandubh",
         "king_armed": true,
         "king_capture": "weak",
@@ -708,6 +717,7 @@ pub fn moves_start() -> Value {
             "winner": null
         },
         "to_move": "attackers",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -842,6 +852,7 @@ pub fn moves_king_in_danger() -> Value {
             "winner": null
         },
         "to_move": "attackers",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -998,6 +1009,7 @@ pub fn moves_after_moves() -> Value {
             "winner": null
         },
         "to_move": "attackers",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -1021,6 +1033,7 @@ pub fn moves_game_over() -> Value {
             "winner": "attackers"
         },
         "to_move": "defenders",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -1135,6 +1148,7 @@ pub fn play_opening() -> Value {
             "winner": null
         },
         "to_move": "defenders",
+        "rules_id": "r-bcd9cc58861a",
         "variant": "tablut"
     })
 }
@@ -1161,6 +1175,7 @@ pub fn play_capture_king() -> Value {
             "winner": "attackers"
         },
         "to_move": "defenders",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -1184,6 +1199,7 @@ pub fn play_escape() -> Value {
             "winner": "defenders"
         },
         "to_move": "attackers",
+        "rules_id": "r-bcd9cc58861a",
         "variant": "tablut"
     })
 }
@@ -1210,6 +1226,7 @@ pub fn play_capture_suffix() -> Value {
             "winner": "attackers"
         },
         "to_move": "defenders",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -1268,11 +1285,369 @@ pub fn play_illegal_move() -> Value {
 
 pub fn get_moves_missing_variant() -> Value {
     json!({
-        "detail": "invalid query string: missing field `variant`",
+        "detail": "neither `variant` nor `rules` is given: send a preset id in `variant` (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar) or a rule set in `rules`",
         "field": "variant",
+        "status": 422,
+        "title": "Invalid field value",
+        "type": "/problems/invalid-field"
+    })
+}
+
+pub fn get_moves_malformed_move() -> Value {
+    json!({
+        "column": 4,
+        "detail": "moves[0] (\"d7-z4\"): column 4: \"z4\" is not a square (files a-k, ranks 1-11)",
+        "field": "moves",
+        "index": 0,
         "status": 400,
-        "title": "Malformed query string",
-        "type": "/problems/malformed-query"
+        "title": "Malformed move",
+        "type": "/problems/malformed-move"
+    })
+}
+
+/// An OpenTafl rules string: Brandubh's board with OpenTafl's defaults (a strong,
+/// armed king escaping to the corners).
+pub const RULES_OPENTAFL: &str = "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+/// A rule object: Brandubh with edge escape, its derived fields left out.
+pub fn rules_object_request() -> Value {
+    json!({
+        "rules": {
+            "name": "Brandubh, edge escape",
+            "board_size": 7,
+            "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+            "escape": "edges",
+            "king_capture": "weak",
+            "throne_reentry": true,
+            "repetition": {"occurrence": 3, "outcome": "draw"},
+            "no_capture_limit": 120,
+            "no_legal_moves": "loses",
+            "attackers_eliminated_wins": true,
+            "king_armed": true,
+            "shieldwall": false,
+            "edge_forts": false,
+            "encirclement": false
+        },
+        "position": "4t2/7/7/2tK3/7/7/7 a 0"
+    })
+}
+
+/// The same rule object on a 13x13 board.
+pub fn rules_board_size_request() -> Value {
+    let mut req = rules_object_request();
+    req["rules"]["board_size"] = json!(13);
+    req.as_object_mut().map(|o| o.remove("position"));
+    req
+}
+
+pub fn moves_rules_object() -> Value {
+    json!({
+        "moves": [
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c5",
+                "to": "c5"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c6",
+                "to": "c6"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c3",
+                "to": "c3"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c2",
+                "to": "c2"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c1",
+                "to": "c1"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-b4",
+                "to": "b4"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-a4",
+                "to": "a4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-f7",
+                "to": "f7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-g7",
+                "to": "g7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e6",
+                "to": "e6"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e5",
+                "to": "e5"
+            },
+            {
+                "captures": [
+                    "d4"
+                ],
+                "from": "e7",
+                "move": "e7-e4",
+                "to": "e4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e3",
+                "to": "e3"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e2",
+                "to": "e2"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e1",
+                "to": "e1"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-d7",
+                "to": "d7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-b7",
+                "to": "b7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-a7",
+                "to": "a7"
+            }
+        ],
+        "pieces": {
+            "attackers": [
+                "c4",
+                "e7"
+            ],
+            "defenders": [],
+            "king": "d4"
+        },
+        "position": "4t2/7/7/2tK3/7/7/7 a 0",
+        "rules_id": "r-f44b9d019c4f",
+        "size": 7,
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "to_move": "attackers",
+        "variant": "r-f44b9d019c4f"
+    })
+}
+
+pub fn moves_rules_opentafl() -> Value {
+    json!({
+        "moves": [
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c5",
+                "to": "c5"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c6",
+                "to": "c6"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c3",
+                "to": "c3"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c2",
+                "to": "c2"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-c1",
+                "to": "c1"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-b4",
+                "to": "b4"
+            },
+            {
+                "captures": [],
+                "from": "c4",
+                "move": "c4-a4",
+                "to": "a4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-f7",
+                "to": "f7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e6",
+                "to": "e6"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e5",
+                "to": "e5"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e4",
+                "to": "e4"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e3",
+                "to": "e3"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e2",
+                "to": "e2"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-e1",
+                "to": "e1"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-d7",
+                "to": "d7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-c7",
+                "to": "c7"
+            },
+            {
+                "captures": [],
+                "from": "e7",
+                "move": "e7-b7",
+                "to": "b7"
+            }
+        ],
+        "pieces": {
+            "attackers": [
+                "c4",
+                "e7"
+            ],
+            "defenders": [],
+            "king": "d4"
+        },
+        "position": "4t2/7/7/2tK3/7/7/7 a 0",
+        "rules_id": "r-9eda4b8f757b",
+        "size": 7,
+        "status": {
+            "over": false,
+            "reason": null,
+            "winner": null
+        },
+        "to_move": "attackers",
+        "variant": "r-9eda4b8f757b"
+    })
+}
+
+pub fn moves_rules_board_size() -> Value {
+    json!({
+        "detail": "rules.board_size: a 13x13 board is not supported yet (branan plays 7x7, 9x9 and 11x11; 13x13 needs a wider board)",
+        "field": "rules.board_size",
+        "status": 422,
+        "title": "Rule set not supported",
+        "type": "/problems/invalid-rules"
+    })
+}
+
+pub fn moves_rules_unknown_key() -> Value {
+    json!({
+        "detail": "rules: OpenTafl key `foo`: not a key of OpenTafl's rules strings",
+        "field": "rules",
+        "key": "foo",
+        "status": 422,
+        "title": "Rule set not supported",
+        "type": "/problems/invalid-rules"
+    })
+}
+
+pub fn moves_variant_and_rules() -> Value {
+    json!({
+        "detail": "`variant` and `rules` are both given: send a preset id in `variant` or a rule set in `rules`, not both",
+        "field": "rules",
+        "status": 422,
+        "title": "Invalid field value",
+        "type": "/problems/invalid-field"
     })
 }
 
@@ -1400,6 +1775,7 @@ pub fn batch_two_items() -> Value {
                 },
                 "time_ms": 0,
                 "to_move": "attackers",
+                "rules_id": "r-8cfc3e604d34",
                 "variant": "brandubh"
             },
             {
@@ -1440,6 +1816,7 @@ pub fn batch_two_items() -> Value {
                 },
                 "time_ms": 0,
                 "to_move": "defenders",
+                "rules_id": "r-bcd9cc58861a",
                 "variant": "tablut"
             }
         ]
@@ -1500,6 +1877,7 @@ pub fn batch_bad_item() -> Value {
                 },
                 "time_ms": 0,
                 "to_move": "attackers",
+                "rules_id": "r-8cfc3e604d34",
                 "variant": "brandubh"
             },
             {
@@ -1598,6 +1976,7 @@ pub fn analyze_opening() -> Value {
         },
         "time_ms": 3,
         "to_move": "attackers",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
@@ -1640,6 +2019,7 @@ pub fn analyze_escape() -> Value {
         },
         "time_ms": 0,
         "to_move": "defenders",
+        "rules_id": "r-bcd9cc58861a",
         "variant": "tablut"
     })
 }
@@ -1731,6 +2111,7 @@ pub fn analyze_multipv() -> Value {
         },
         "time_ms": 0,
         "to_move": "defenders",
+        "rules_id": "r-8cfc3e604d34",
         "variant": "brandubh"
     })
 }
