@@ -51,11 +51,13 @@ fn kind(v: &Value) -> &'static str {
 
 /// The documented shape of `rules`: an OpenTafl rules string or a rule object.
 #[derive(ToSchema)]
+#[serde(untagged)]
 #[schema(as = Rules)]
 #[allow(dead_code)]
 pub enum RulesSchema {
-    /// An OpenTafl rules string (`dim:7 ks:n ... start:/3t3/.../`).
-    #[schema(example = "dim:7 ks:n cenhe: cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")]
+    /// An OpenTafl rules string (`dim:7 ... start:/3t3/.../`), read key by key; a key
+    /// branan cannot play is refused, naming it.
+    #[schema(example = "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")]
     OpenTafl(String),
     /// A rule object, in the schema `GET /v1/variants/{id}` answers.
     Object(VariantDto),
