@@ -247,8 +247,8 @@ pub fn cases() -> Vec<Case> {
             .expect(json!({"type": "/problems/malformed-move", "field": "moves", "index": 1})),
         case("unknown query parameter", "GET", "/v1/moves?variant=tablut&move=d9-d8", 400)
             .expect(json!({"type": "/problems/malformed-query", "field": "move"})),
-        case("missing query parameter", "GET", "/v1/moves", 400)
-            .expect(json!({"type": "/problems/malformed-query", "field": "variant"})),
+        case("neither variant nor rules", "GET", "/v1/moves", 422)
+            .expect(json!({"type": "/problems/invalid-field", "field": "variant"})),
         // 404
         case("unknown route", "GET", "/v2/nothing", 404).expect(problem("not-found", 404)),
         case("unknown variant id", "GET", "/v1/variants/chess", 404)
