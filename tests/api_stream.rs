@@ -267,7 +267,7 @@ fn bad_parameters_are_refused_before_the_stream() {
     let server = server();
     let base = format!("{}/v1/analyze/stream", server.url());
     let get_cases: [(&str, u16, Option<&str>); 13] = [
-        ("", 400, Some("variant")),
+        ("", 422, Some("variant")),
         ("?variant=chess", 404, Some("variant")),
         ("?variant=brandubh&depth=0", 422, Some("depth")),
         ("?variant=brandubh&depth=deep", 400, Some("depth")),

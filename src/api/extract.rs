@@ -175,7 +175,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::dto::MovesRequest;
+    use crate::api::dto::{MovesRequest, PlayRequest};
 
     #[test]
     fn json_content_types() {
@@ -193,8 +193,8 @@ mod tests {
         let p = e.problem();
         assert_eq!(p.status, 400);
         assert_eq!((p.field.as_deref(), p.index), (Some("moves"), Some(1)));
-        let e = from_json_bytes::<MovesRequest>(br#"{"moves":[]}"#).unwrap_err();
-        assert_eq!(e.problem().field.as_deref(), Some("variant"));
+        let e = from_json_bytes::<PlayRequest>(br#"{"variant":"tablut"}"#).unwrap_err();
+        assert_eq!(e.problem().field.as_deref(), Some("move"));
         let e =
             from_json_bytes::<MovesRequest>(br#"{"variant":"tablut","postion":"x"}"#).unwrap_err();
         assert_eq!(e.problem().field.as_deref(), Some("postion"));
