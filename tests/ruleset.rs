@@ -112,6 +112,13 @@ fn presets_written_as_rules_strings_read_back() {
             ),
         }
     }
+    // docs/rules.md quotes Fetlar's.
+    assert_eq!(
+        opentafl::to_string(&RuleSet::of(Variant::by_id("fetlar").unwrap())).as_deref(),
+        Some(
+            "dim:11 name:Fetlar_Hnefatafl atkf:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
+        )
+    );
     // A custom rule set round-trips through its string too.
     let custom = RuleSet {
         throne_reentry: false,
