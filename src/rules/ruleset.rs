@@ -423,6 +423,18 @@ impl Variant {
         }
     }
 
+    /// The variant whose rules have this canonical id: a preset, or a custom rule
+    /// set this process has built. `None` for an id never built here.
+    pub fn by_rules_id(id: &str) -> Option<&'static Variant> {
+        if let Some(i) = preset_texts().iter().position(|(_, p)| p == id) {
+            return Some(&Variant::all()[i]);
+        }
+        let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
+        registry
+            .get(id)
+            .and_then(|(_, entry)| entry.as_ref().ok().copied())
+    }
+
     /// Whether this is one of the presets (not a custom rule set).
     pub fn is_preset(&self) -> bool {
         Variant::all().iter().any(|p| std::ptr::eq(p, self))
@@ -566,6 +578,13 @@ mod tests {
         assert!(!a.is_preset());
         assert_eq!(a.id, rules.canonical_id());
         assert_eq!(a.rules_id(), a.id);
+        assert!(std::ptr::eq(Variant::by_rules_id(a.id).unwrap(), a));
+        let brandubh = Variant::by_id("brandubh").unwrap();
+        assert!(std::ptr::eq(
+            Variant::by_rules_id(brandubh.rules_id()).unwrap(),
+            brandubh
+        ));
+        assert!(Variant::by_rules_id("r-000000000000").is_none());
         assert!(!a.throne_reentry);
         assert_eq!(a.start, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
         assert_eq!(
