@@ -1755,3 +1755,38 @@ pub fn analyze_unknown_variant() -> Value {
         "type": "/problems/unknown-variant"
     })
 }
+
+// `POST /v1/review`: the requests, and the real answers (printed by
+// `cargo test --test api_spec print_examples -- --ignored --nocapture`).
+
+pub fn review_short_game_request() -> Value {
+    json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5", "a4-a5", "e5-e7"], "depth": 3})
+}
+
+pub fn review_missed_win_request() -> Value {
+    json!({"variant": "brandubh", "position": "7/7/t6/6T/K2t3/2t4/7 d 0", "moves": ["g4-g5", "c2-a2"], "depth": 3})
+}
+
+pub fn review_short_game() -> Value {
+    json!({})
+}
+
+pub fn review_missed_win() -> Value {
+    json!({})
+}
+
+pub fn review_illegal_move() -> Value {
+    json!({})
+}
+
+pub fn review_too_slow() -> Value {
+    json!({})
+}
+
+pub fn review_unknown_variant() -> Value {
+    json!({})
+}
+
+pub fn review_malformed_move() -> Value {
+    json!({})
+}
