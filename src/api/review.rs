@@ -31,8 +31,8 @@ use crate::api::extract::ApiJson;
 use crate::api::game::{BuiltGame, Limits as GameLimits, build_game};
 use crate::api::pool::SubmitError;
 use crate::review::{self, Class, PlyReview, ReviewError, SideSummary};
-use crate::search::Searcher;
 use crate::rules::{Game, Move, Variant};
+use crate::search::Searcher;
 use crate::search::{self, Analysis, Score};
 
 /// The NDJSON media type.
@@ -53,8 +53,9 @@ pub struct ReviewRequest {
     /// limit, 300 by default).
     pub moves: Vec<String>,
     /// Search time per position, in milliseconds (default 200 when `depth` is not
-    /// given; clamped to the server's maximum per analysis). The positions times
-    /// this may not exceed the server's review budget (120,000 ms by default).
+    /// given; at most the server's maximum per analysis, 10,000 ms by default). The
+    /// positions times this may not exceed the server's review budget (120,000 ms
+    /// by default).
     #[serde(default)]
     pub time_ms: Option<u64>,
     /// Deepest iteration per position (clamped to the server's maximum). Without
@@ -359,9 +360,20 @@ pub fn plan(
             ));
         }
     };
+    if let Some(t) = req.time_ms
+        && t > analysis.max_time_ms
+    {
+        return Err(invalid(
+            "time_ms",
+            format!(
+                "`time_ms` is {t}; a review searches each position at most {} ms",
+                analysis.max_time_ms
+            ),
+        ));
+    }
     let positions = req.moves.len() as u64 + 1;
     let depth = req.depth.map(|d| d.min(analysis.max_depth));
-    let asked = req.time_ms.map(|t| t.min(analysis.max_time_ms));
+    let asked = req.time_ms;
     let time_ms = match (asked, depth) {
         (Some(t), _) => {
             if t.saturating_mul(positions) > settings.budget_ms {
@@ -618,9 +630,8 @@ pub async fn post_review(
     }
     let guard = StopOnDrop(stop);
     if wants_ndjson(&req) {
-        let stream = futures_util::stream::unfold(
-            (rx, guard, false),
-            |(mut rx, guard, ended)| async move {
+        let stream =
+            futures_util::stream::unfold((rx, guard, false), |(mut rx, guard, ended)| async move {
                 if ended {
                     return None;
                 }
@@ -631,8 +642,7 @@ pub async fn post_review(
                     None => (line(&pool_closed()), true),
                 };
                 Some((Ok::<_, actix_web::Error>(bytes), (rx, guard, ended)))
-            },
-        );
+            });
         return Ok(HttpResponse::Ok()
             .content_type(NDJSON)
             .insert_header((header::CACHE_CONTROL, "no-store"))

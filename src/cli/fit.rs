@@ -91,7 +91,9 @@ pub fn run(args: &FitArgs) -> ExitCode {
             }
         }
     }
-    println!("preset            games  samples   k (cp)  offset (cp)  log loss  baseline  (in use: k, offset)");
+    println!(
+        "preset            games  samples   k (cp)  offset (cp)  log loss  baseline  (in use: k, offset)"
+    );
     for (id, samples) in &by_variant {
         let c = Variant::by_id(id).map(win_chance::curve);
         let in_use = c.map_or(String::new(), |c| format!("{:.0}, {:.0}", c.k, c.offset));

@@ -65,11 +65,7 @@ fn ply_line(p: &PlyDto) -> String {
         p.class
     );
     if p.best_move != p.mv {
-        line.push_str(&format!(
-            " (best {} {})",
-            p.best_move,
-            eval_text(&p.best)
-        ));
+        line.push_str(&format!(" (best {} {})", p.best_move, eval_text(&p.best)));
     }
     line
 }
@@ -134,7 +130,10 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     if json {
         let _ = writeln!(out, "{}", serde_json::json!({ "summary": summary }));
     } else {
-        for (name, s) in [("attackers", &summary.attackers), ("defenders", &summary.defenders)] {
+        for (name, s) in [
+            ("attackers", &summary.attackers),
+            ("defenders", &summary.defenders),
+        ] {
             let c = &s.counts;
             let accuracy = s.accuracy.map_or("-".to_owned(), |a| format!("{a:.1}"));
             let _ = writeln!(

@@ -55,25 +55,28 @@ pub fn fit(samples: &[Sample]) -> Option<Fit> {
     if samples.is_empty() {
         return None;
     }
-    let mut best = (f64::INFINITY, 300.0, 0.0);
-    let mut search = |ks: &mut dyn Iterator<Item = f64>, offsets: &[f64]| {
-        for k in ks {
-            for &d in offsets {
-                let l = log_loss(samples, k, d);
-                if l < best.0 {
-                    best = (l, k, d);
+    let search =
+        |best: &mut (f64, f64, f64), ks: &mut dyn Iterator<Item = f64>, offsets: &[f64]| {
+            for k in ks {
+                for &d in offsets {
+                    let l = log_loss(samples, k, d);
+                    if l < best.0 {
+                        *best = (l, k, d);
+                    }
                 }
             }
-        }
-    };
+        };
+    let mut best = (f64::INFINITY, 300.0, 0.0);
     let coarse: Vec<f64> = (-30..=30).map(|i| f64::from(i) * 100.0).collect();
     search(
+        &mut best,
         &mut (0..=36).map(|i| 25.0 * 2f64.powf(f64::from(i) / 5.0)),
         &coarse,
     );
     let (_, k0, d0) = best;
     let fine: Vec<f64> = (-20..=20).map(|i| d0 + f64::from(i) * 5.0).collect();
     search(
+        &mut best,
         &mut (-10..=10).map(|i| k0 * 2f64.powf(f64::from(i) / 50.0)),
         &fine,
     );

@@ -39,15 +39,25 @@ fn the_king_not_escaping_is_a_missed_win() {
     assert_eq!(p.class, Class::MissedWin, "{p:?}");
     assert_eq!(r.defenders.count(Class::MissedWin), 1);
     let take = &r.plies[1];
-    assert_eq!((take.class, take.after), (Class::Best, Score::Win(1)), "{take:?}");
-    assert_eq!(r.game.outcome().map(|o| o.winner), Some(Some(Side::Attackers)));
+    assert_eq!(
+        (take.class, take.after),
+        (Class::Best, Score::Win(1)),
+        "{take:?}"
+    );
+    assert_eq!(
+        r.game.outcome().map(|o| o.winner),
+        Some(Some(Side::Attackers))
+    );
 }
 
 #[test]
 fn the_king_escaping_is_best_and_ends_the_game() {
     let r = run("brandubh", KING_BY_THE_CORNER, &["a3-a1"]);
     let p = &r.plies[0];
-    assert_eq!((p.class, p.after, p.accuracy), (Class::Best, Score::Win(1), 100.0));
+    assert_eq!(
+        (p.class, p.after, p.accuracy),
+        (Class::Best, Score::Win(1), 100.0)
+    );
     assert_eq!(r.defenders.accuracy, Some(100.0));
     assert!(r.game.outcome().is_some());
 }
@@ -106,7 +116,10 @@ fn one_search_per_position_and_each_ply_seen_in_order() {
     // "Before" of a ply is "after" of the one before, seen from the other side.
     for w in r.plies.windows(2) {
         let next_before = win_chance(v, w[1].side, w[1].best);
-        assert!((w[0].after_chance - (1.0 - next_before)).abs() < 1e-9, "{w:?}");
+        assert!(
+            (w[0].after_chance - (1.0 - next_before)).abs() < 1e-9,
+            "{w:?}"
+        );
     }
 }
 

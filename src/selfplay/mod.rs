@@ -136,11 +136,12 @@ fn play(
             .seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add((job.game as u64) << 20 | game.moves().len() as u64);
-        let played = engine::pick(engine, searcher, &start, &game, spec.per_move, seed)
-            .and_then(|(m, score)| {
+        let played = engine::pick(engine, searcher, &start, &game, spec.per_move, seed).and_then(
+            |(m, score)| {
                 scores.push(score.map(|s| s.to_string()));
                 game.play(m).map(|_| ()).map_err(|e| e.to_string())
-            });
+            },
+        );
         if let Err(e) = played {
             error = Some(format!("{}: {e}", engine.describe()));
             forfeit = Some(side);
