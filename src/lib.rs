@@ -3,6 +3,7 @@
 //! - [`rules`]: the game (five presets, notation, moves, captures, game end, perft).
 //! - [`search`]: the engine (best move from a time-limited search).
 //! - [`render`]: board pictures (SVG) of a position.
+//! - [`review`]: whole-game review (classes, accuracy, win chances).
 //! - `api` (feature `server`): the HTTP service.
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
@@ -11,6 +12,7 @@ pub mod rules;
 pub mod search;
 
 pub mod render;
+pub mod review;
 
 #[cfg(feature = "server")]
 pub mod api;

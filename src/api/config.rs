@@ -117,6 +117,20 @@ pub struct ServerConfig {
     #[arg(long, env = "BRANAN_MAX_BATCH_TIME_MS", default_value_t = 60_000)]
     pub max_batch_time_ms: u64,
 
+    /// Search time per position of a `POST /v1/review` that gives no limit, in
+    /// milliseconds.
+    #[arg(long, env = "BRANAN_REVIEW_TIME_MS", default_value_t = 200)]
+    pub review_time_ms: u64,
+
+    /// Most plies one `POST /v1/review` may judge (more: 422).
+    #[arg(long, env = "BRANAN_MAX_REVIEW_PLIES", default_value_t = 300)]
+    pub max_review_plies: usize,
+
+    /// Time budget of one `POST /v1/review`, milliseconds: the positions times the
+    /// time per position may not exceed it (more: 422).
+    #[arg(long, env = "BRANAN_MAX_REVIEW_TIME_MS", default_value_t = 120_000)]
+    pub max_review_time_ms: u64,
+
     /// Requests a minute each client address may make (token bucket; over it: 429
     /// with Retry-After). Health, readiness and metrics are never limited. Unset:
     /// no limit.
@@ -184,6 +198,9 @@ impl Default for ServerConfig {
             cache_entries: 10_000,
             max_batch: 256,
             max_batch_time_ms: 60_000,
+            review_time_ms: 200,
+            max_review_plies: 300,
+            max_review_time_ms: 120_000,
             rate_limit_per_minute: None,
             rate_limit_burst: None,
             trust_proxy: false,

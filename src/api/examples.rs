@@ -2136,3 +2136,352 @@ pub fn analyze_unknown_variant() -> Value {
         "type": "/problems/unknown-variant"
     })
 }
+
+// `POST /v1/review`: the requests, and the real answers (printed by
+// `cargo test --test api_spec print_examples -- --ignored --nocapture`).
+
+pub fn review_short_game_request() -> Value {
+    json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5", "a4-a5", "e5-e7"], "depth": 3})
+}
+
+pub fn review_missed_win_request() -> Value {
+    json!({"variant": "brandubh", "position": "7/7/7/t5T/K6/2t4/7 d 0", "moves": ["g4-g5", "c2-a2"], "depth": 3})
+}
+
+pub fn review_short_game() -> Value {
+    json!({
+        "plies": [
+            {
+                "accuracy": 58.9,
+                "after": {
+                    "score": {
+                        "cp": 101
+                    },
+                    "win_chance": 0.116
+                },
+                "before": {
+                    "score": {
+                        "cp": 262
+                    },
+                    "win_chance": 0.248
+                },
+                "best": {
+                    "score": {
+                        "cp": 262
+                    },
+                    "win_chance": 0.248
+                },
+                "best_move": "d2-f2",
+                "class": "mistake",
+                "depth": 3,
+                "legal_moves": 40,
+                "move": "d7-f7",
+                "ply": 1,
+                "side": "attackers"
+            },
+            {
+                "accuracy": 62.5,
+                "after": {
+                    "score": {
+                        "cp": -248
+                    },
+                    "win_chance": 0.767
+                },
+                "before": {
+                    "score": {
+                        "cp": -101
+                    },
+                    "win_chance": 0.884
+                },
+                "best": {
+                    "score": {
+                        "cp": -101
+                    },
+                    "win_chance": 0.884
+                },
+                "best_move": "e4-e7",
+                "class": "mistake",
+                "depth": 3,
+                "legal_moves": 24,
+                "move": "d5-e5",
+                "ply": 2,
+                "side": "defenders"
+            },
+            {
+                "accuracy": 74.9,
+                "after": {
+                    "score": {
+                        "cp": 168
+                    },
+                    "win_chance": 0.161
+                },
+                "before": {
+                    "score": {
+                        "cp": 248
+                    },
+                    "win_chance": 0.233
+                },
+                "best": {
+                    "score": {
+                        "cp": 248
+                    },
+                    "win_chance": 0.233
+                },
+                "best_move": "f7-f5",
+                "class": "inaccuracy",
+                "depth": 3,
+                "legal_moves": 43,
+                "move": "a4-a5",
+                "ply": 3,
+                "side": "attackers"
+            },
+            {
+                "accuracy": 100.0,
+                "after": {
+                    "score": {
+                        "cp": -165
+                    },
+                    "win_chance": 0.841
+                },
+                "before": {
+                    "score": {
+                        "cp": -168
+                    },
+                    "win_chance": 0.839
+                },
+                "best": {
+                    "score": {
+                        "cp": -168
+                    },
+                    "win_chance": 0.839
+                },
+                "best_move": "e5-e7",
+                "class": "best",
+                "depth": 3,
+                "legal_moves": 23,
+                "move": "e5-e7",
+                "ply": 4,
+                "side": "defenders"
+            }
+        ],
+        "summary": {
+            "attackers": {
+                "accuracy": 66.9,
+                "counts": {
+                    "best": 0,
+                    "blunder": 0,
+                    "forced": 0,
+                    "good": 0,
+                    "inaccuracy": 1,
+                    "missed_win": 0,
+                    "mistake": 1
+                },
+                "moves": 2
+            },
+            "cached": 0,
+            "defenders": {
+                "accuracy": 81.2,
+                "counts": {
+                    "best": 1,
+                    "blunder": 0,
+                    "forced": 0,
+                    "good": 0,
+                    "inaccuracy": 0,
+                    "missed_win": 0,
+                    "mistake": 1
+                },
+                "moves": 2
+            },
+            "elapsed_ms": 0,
+            "engine": {
+                "name": "branan",
+                "version": "0.1.0"
+            },
+            "eval": {
+                "score": {
+                    "cp": 165
+                },
+                "win_chance": 0.159
+            },
+            "limits": {
+                "depth": 3,
+                "nodes": null,
+                "time_ms": 10000
+            },
+            "plies": 4,
+            "position": "4T2/3t3/t6/1tTKTtt/3T3/3t3/3t3 a 0",
+            "positions": 5,
+            "start": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+            "status": {
+                "over": false,
+                "reason": null,
+                "winner": null
+            },
+            "to_move": "attackers",
+            "variant": "brandubh"
+        }
+    })
+}
+
+pub fn review_missed_win() -> Value {
+    json!({
+        "plies": [
+            {
+                "accuracy": 1.8,
+                "after": {
+                    "score": {
+                        "win": -2
+                    },
+                    "win_chance": 0.0
+                },
+                "before": {
+                    "score": {
+                        "win": 1
+                    },
+                    "win_chance": 1.0
+                },
+                "best": {
+                    "score": {
+                        "win": 1
+                    },
+                    "win_chance": 1.0
+                },
+                "best_move": "a3-a1",
+                "class": "missed_win",
+                "depth": 1,
+                "legal_moves": 16,
+                "move": "g4-g5",
+                "ply": 1,
+                "side": "defenders"
+            },
+            {
+                "accuracy": 100.0,
+                "after": {
+                    "score": {
+                        "win": 1
+                    },
+                    "win_chance": 1.0
+                },
+                "before": {
+                    "score": {
+                        "win": 1
+                    },
+                    "win_chance": 1.0
+                },
+                "best": {
+                    "score": {
+                        "win": 1
+                    },
+                    "win_chance": 1.0
+                },
+                "best_move": "c2-a2",
+                "class": "best",
+                "depth": 1,
+                "legal_moves": 19,
+                "move": "c2-a2",
+                "ply": 2,
+                "side": "attackers"
+            }
+        ],
+        "summary": {
+            "attackers": {
+                "accuracy": 100.0,
+                "counts": {
+                    "best": 1,
+                    "blunder": 0,
+                    "forced": 0,
+                    "good": 0,
+                    "inaccuracy": 0,
+                    "missed_win": 0,
+                    "mistake": 0
+                },
+                "moves": 1
+            },
+            "cached": 0,
+            "defenders": {
+                "accuracy": 1.8,
+                "counts": {
+                    "best": 0,
+                    "blunder": 0,
+                    "forced": 0,
+                    "good": 0,
+                    "inaccuracy": 0,
+                    "missed_win": 1,
+                    "mistake": 0
+                },
+                "moves": 1
+            },
+            "elapsed_ms": 0,
+            "engine": {
+                "name": "branan",
+                "version": "0.1.0"
+            },
+            "eval": {
+                "score": {
+                    "cp": 0
+                },
+                "win_chance": 0.0
+            },
+            "limits": {
+                "depth": 3,
+                "nodes": null,
+                "time_ms": 10000
+            },
+            "plies": 2,
+            "position": "7/7/6T/t6/7/t6/7 d 0",
+            "positions": 3,
+            "start": "7/7/7/t5T/K6/2t4/7 d 0",
+            "status": {
+                "over": true,
+                "reason": "king_captured",
+                "winner": "attackers"
+            },
+            "to_move": "defenders",
+            "variant": "brandubh"
+        }
+    })
+}
+
+pub fn review_illegal_move() -> Value {
+    json!({
+        "detail": "ply 2, moves[1] (d7-d6): there is no piece on d7",
+        "field": "moves",
+        "index": 1,
+        "square": "d7",
+        "status": 422,
+        "title": "Illegal move",
+        "type": "/problems/illegal-move"
+    })
+}
+
+pub fn review_too_slow() -> Value {
+    json!({
+        "detail": "`time_ms` is 100000; a review searches each position at most 10000 ms",
+        "field": "time_ms",
+        "status": 422,
+        "title": "Invalid field value",
+        "type": "/problems/invalid-field"
+    })
+}
+
+pub fn review_unknown_variant() -> Value {
+    json!({
+        "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
+        "field": "variant",
+        "status": 404,
+        "title": "Unknown variant",
+        "type": "/problems/unknown-variant"
+    })
+}
+
+pub fn review_malformed_move() -> Value {
+    json!({
+        "column": 3,
+        "detail": "ply 2, moves[1] (\"d5\"): column 3: the move ends early (expected a move like `e7-e4`)",
+        "field": "moves",
+        "index": 1,
+        "status": 400,
+        "title": "Malformed move",
+        "type": "/problems/malformed-move"
+    })
+}

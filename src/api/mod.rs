@@ -24,6 +24,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod pool;
 pub mod ratelimit;
+pub mod review;
 pub mod routes;
 pub mod rule_object;
 pub mod stream;
@@ -103,7 +104,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::health::readyz)
         .service(metrics::metrics)
         .configure(analyze::configure)
-        .configure(stream::configure);
+        .configure(stream::configure)
+        .configure(review::configure);
 }
 
 /// The routes registered outside the spec (the page and its assets, Swagger UI and

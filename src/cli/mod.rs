@@ -2,9 +2,11 @@
 
 mod analyze;
 mod bench;
+mod fit;
 mod lab;
 mod openapi;
 mod perft;
+mod review;
 mod serve;
 
 use std::process::ExitCode;
@@ -46,6 +48,11 @@ pub enum Command {
     Match(lab::MatchArgs),
     /// Make an opening book for `match` (one opening a line).
     Openings(lab::OpeningsArgs),
+    /// Review a game: every move judged against the engine's best, one line a ply
+    /// (moves from a file or stdin, separated by spaces or newlines).
+    Review(review::ReviewArgs),
+    /// Fit each preset's win-chance curve on games written by `match`.
+    FitWinChance(fit::FitArgs),
 }
 
 /// Parses the command line and runs it.
@@ -57,6 +64,8 @@ pub fn run() -> ExitCode {
         Some(Command::Analyze(args)) => analyze::run_cli(&args),
         Some(Command::Match(args)) => lab::run_match(&args),
         Some(Command::Openings(args)) => lab::run_openings(&args),
+        Some(Command::Review(args)) => review::run(&args),
+        Some(Command::FitWinChance(args)) => fit::run(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

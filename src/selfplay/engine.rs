@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::rules::{Game, Move, Position};
 use crate::search::level::{self, MAX_LEVEL, Rng};
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Score, Searcher};
 
 /// A player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +123,8 @@ fn ask_binary(path: &PathBuf, start: &Position, game: &Game, per: PerMove) -> Re
 }
 
 /// Picks the move of `engine` in `game` (started from `start`); `seed` drives the
-/// random choices.
+/// random choices. With the move comes this engine's score of the position (its
+/// best line's, from the mover's point of view) when it searched one.
 pub fn pick(
     engine: &Engine,
     searcher: &mut Searcher,
@@ -131,23 +132,26 @@ pub fn pick(
     game: &Game,
     per: PerMove,
     seed: u64,
-) -> Result<Move, String> {
+) -> Result<(Move, Option<Score>), String> {
     match engine {
         Engine::Random => {
             let moves = game.legal_moves();
             if moves.is_empty() {
                 return Err("no legal move".to_owned());
             }
-            Ok(moves.as_slice()[Rng::new(seed).below(moves.len())])
+            Ok((moves.as_slice()[Rng::new(seed).below(moves.len())], None))
         }
         Engine::Level(l) => {
             let (limits, multipv) = level::limits(*l, &per.limits(), 1);
             let mut a = searcher.analyze(game, &limits, multipv, &AtomicBool::new(false));
+            // The engine's own judgement of the position, before a level's choice.
+            let score = a.lines.first().map(|line| line.score);
             level::apply(&mut a, *l, seed);
             a.best_move
+                .map(|m| (m, score))
                 .ok_or_else(|| "the engine found no move".to_owned())
         }
-        Engine::External(path) => ask_binary(path, start, game, per),
+        Engine::External(path) => ask_binary(path, start, game, per).map(|m| (m, None)),
     }
 }
 

@@ -56,6 +56,11 @@ pub struct GameRecord {
     /// The rules' reason (`king_escaped`, ...), `max_plies`, or `engine_error`.
     pub reason: String,
     pub plies: usize,
+    /// For every move after the opening, the score the engine that played it gave
+    /// the position (its best line's, from the mover's point of view: `cp 35`,
+    /// `win 3`, `win -2`), or `null` for a mover that does not search. The win
+    /// chances of `branan fit-win-chance` are fitted on these.
+    pub scores: Vec<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -120,6 +125,7 @@ fn play(
     }
     let mut error = None;
     let mut forfeit: Option<Side> = None;
+    let mut scores = Vec::new();
     while game.outcome().is_none() && game.moves().len() < MAX_PLIES {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -130,8 +136,12 @@ fn play(
             .seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add((job.game as u64) << 20 | game.moves().len() as u64);
-        let played = engine::pick(engine, searcher, &start, &game, spec.per_move, seed)
-            .and_then(|m| game.play(m).map(|_| ()).map_err(|e| e.to_string()));
+        let played = engine::pick(engine, searcher, &start, &game, spec.per_move, seed).and_then(
+            |(m, score)| {
+                scores.push(score.map(|s| s.to_string()));
+                game.play(m).map(|_| ()).map_err(|e| e.to_string())
+            },
+        );
         if let Err(e) = played {
             error = Some(format!("{}: {e}", engine.describe()));
             forfeit = Some(side);
@@ -160,6 +170,7 @@ fn play(
         winner: winner.map(Side::name),
         reason,
         plies: game.moves().len(),
+        scores,
         error,
     })
 }

@@ -1,0 +1,109 @@
+//! `branan fit-win-chance`: fits each preset's win-chance scale on the games of
+//! `branan match` (the scores its engines gave, and the results).
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::review::fit::{Sample, fit};
+use crate::review::win_chance;
+use crate::rules::{Game, Position, Side, Variant};
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Games files of `branan match` (JSON lines with `scores`).
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+}
+
+/// The samples of one game record: each scored move's score (centipawns, the
+/// mover's point of view) with the game's result for the mover. Forced results and
+/// games an engine forfeited are left out.
+fn samples(record: &serde_json::Value) -> Option<(&'static Variant, Vec<Sample>)> {
+    let variant = Variant::by_id(record["variant"].as_str()?)?;
+    if record["reason"] == "engine_error" {
+        return Some((variant, Vec::new()));
+    }
+    let winner = match record["winner"].as_str() {
+        Some("attackers") => Some(Side::Attackers),
+        Some("defenders") => Some(Side::Defenders),
+        _ => None,
+    };
+    let moves = record["moves"].as_array()?;
+    let scores = record["scores"].as_array()?;
+    let opening = record["opening"].as_array().map_or(0, Vec::len);
+    let mut game = Game::new(Position::start(variant));
+    let mut out = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let mover = game.position().side_to_move();
+        let score = i
+            .checked_sub(opening)
+            .and_then(|j| scores.get(j))
+            .and_then(|s| s.as_str());
+        if let Some(cp) = score
+            .and_then(|s| s.strip_prefix("cp "))
+            .and_then(|cp| cp.parse::<f64>().ok())
+        {
+            let result = match winner {
+                None => 0.5,
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+            };
+            out.push(Sample { cp, mover, result });
+        }
+        game.play(m.as_str()?.parse().ok()?).ok()?;
+    }
+    Some((variant, out))
+}
+
+pub fn run(args: &FitArgs) -> ExitCode {
+    let mut by_variant: BTreeMap<&'static str, Vec<Sample>> = BTreeMap::new();
+    let mut games: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for path in &args.games {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("branan fit-win-chance: cannot open {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let Ok(line) = line else { break };
+            let parsed = serde_json::from_str::<serde_json::Value>(&line)
+                .ok()
+                .and_then(|r| samples(&r));
+            match parsed {
+                Some((v, s)) => {
+                    by_variant.entry(v.id).or_default().extend(s);
+                    *games.entry(v.id).or_default() += 1;
+                }
+                None => {
+                    eprintln!(
+                        "branan fit-win-chance: {} line {}: not a game with scores",
+                        path.display(),
+                        n + 1
+                    );
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    println!(
+        "preset            games  samples   k (cp)  offset (cp)  log loss  baseline  (in use: k, offset)"
+    );
+    for (id, samples) in &by_variant {
+        let c = Variant::by_id(id).map(win_chance::curve);
+        let in_use = c.map_or(String::new(), |c| format!("{:.0}, {:.0}", c.k, c.offset));
+        match fit(samples) {
+            Some(f) => println!(
+                "{id:<16} {:>6} {:>8} {:>8.0} {:>12.0}  {:>8.4}  {:>8.4}  ({in_use})",
+                games[id], f.samples, f.k, f.offset, f.log_loss, f.baseline
+            ),
+            None => println!("{id:<16} {:>6} {:>8}   no fit", games[id], samples.len()),
+        }
+    }
+    ExitCode::SUCCESS
+}

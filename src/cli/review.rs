@@ -1,0 +1,169 @@
+//! `branan review`: a game judged move by move, as an annotated game score or as
+//! the NDJSON lines of `POST /v1/review`.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use clap::Args;
+
+use crate::api::ServerConfig;
+use crate::api::analyze::{ScoreDto, Settings};
+use crate::api::review::{EvalDto, PlyDto, ReviewRequest, ReviewSettings, execute, plan};
+use crate::search::Searcher;
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// Preset id.
+    #[arg(long)]
+    pub variant: String,
+    /// The position the game started from (default: the preset's start).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Search time per position, in milliseconds (default 200 without `--depth`).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Deepest iteration per position (deterministic without `--time-ms`).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Write the NDJSON lines of `POST /v1/review` (one per ply, then the summary).
+    #[arg(long)]
+    pub json: bool,
+    /// The file of moves (default: stdin), separated by spaces or newlines.
+    pub file: Option<PathBuf>,
+}
+
+/// `+0.35` (a score in soldiers), `#3` (wins in 3 plies), `#-2` (loses in 2).
+fn eval_text(e: &EvalDto) -> String {
+    match e.score {
+        ScoreDto::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        ScoreDto::Win(n) => format!("#{n}"),
+    }
+}
+
+/// One line of the annotated game.
+fn ply_line(p: &PlyDto) -> String {
+    let mark = match p.class.as_str() {
+        "inaccuracy" => "?!",
+        "mistake" => "?",
+        "blunder" | "missed_win" => "??",
+        _ => "",
+    };
+    let side = serde_json::to_value(p.side)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let mut line = format!(
+        "{:>3}. {:<9} {:<12}{:<3} {:>7} {:>4.0}%  {}",
+        p.ply,
+        side,
+        p.mv,
+        mark,
+        eval_text(&p.after),
+        p.after.win_chance * 100.0,
+        p.class
+    );
+    if p.best_move != p.mv {
+        line.push_str(&format!(" (best {} {})", p.best_move, eval_text(&p.best)));
+    }
+    line
+}
+
+pub fn run(args: &ReviewArgs) -> ExitCode {
+    let mut text = String::new();
+    let read = match &args.file {
+        Some(path) => std::fs::read_to_string(path).map(|t| text = t),
+        None => std::io::stdin().read_to_string(&mut text).map(|_| ()),
+    };
+    if let Err(e) = read {
+        eprintln!("branan review: cannot read the moves: {e}");
+        return ExitCode::FAILURE;
+    }
+    let req = ReviewRequest {
+        variant: args.variant.clone(),
+        position: args.position.clone(),
+        moves: text.split_whitespace().map(str::to_owned).collect(),
+        time_ms: args.time_ms,
+        depth: args.depth,
+        level: None,
+    };
+    // The server's limits per analysis, without its budget for a whole review: the
+    // command's user pays for the time asked.
+    let config = ServerConfig::default();
+    let settings = ReviewSettings {
+        max_plies: usize::MAX,
+        budget_ms: u64::MAX,
+        ..ReviewSettings::of(&config)
+    };
+    let analysis = Settings {
+        max_moves: usize::MAX,
+        ..Settings::of(&config)
+    };
+    let plan = match plan(&req, &analysis, &settings) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("branan review: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let json = args.json;
+    let mut searcher = Searcher::default();
+    let on_ply = |p: &PlyDto| {
+        let line = if json {
+            serde_json::to_string(p).unwrap_or_default()
+        } else {
+            ply_line(p)
+        };
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let summary = match execute(&plan, &mut searcher, None, &AtomicBool::new(false), on_ply) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("branan review: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        let _ = writeln!(out, "{}", serde_json::json!({ "summary": summary }));
+    } else {
+        for (name, s) in [
+            ("attackers", &summary.attackers),
+            ("defenders", &summary.defenders),
+        ] {
+            let c = &s.counts;
+            let accuracy = s.accuracy.map_or("-".to_owned(), |a| format!("{a:.1}"));
+            let _ = writeln!(
+                out,
+                "{name:<9} accuracy {accuracy:>5}  best {} good {} inaccuracy {} mistake {} blunder {} missed_win {} forced {}",
+                c.best, c.good, c.inaccuracy, c.mistake, c.blunder, c.missed_win, c.forced
+            );
+        }
+        let status = match (&summary.status.winner, summary.status.over) {
+            (_, false) => "not over".to_owned(),
+            (Some(w), true) => format!(
+                "{} won",
+                serde_json::to_value(w)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            ),
+            (None, true) => "drawn".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "final position {} ({status}), {} to move: {} {:.0}%",
+            summary.position,
+            serde_json::to_value(summary.to_move)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            eval_text(&summary.eval),
+            summary.eval.win_chance * 100.0
+        );
+    }
+    ExitCode::SUCCESS
+}

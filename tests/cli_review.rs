@@ -1,0 +1,85 @@
+#![cfg(feature = "server")]
+//! `branan review`: the annotated game from a move list on stdin, and `--json`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn review(args: &[&str], moves: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_branan"))
+        .arg("review")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(moves.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const KING_BY_THE_CORNER: &str = "7/7/7/t5T/K6/2t4/7 d 0";
+
+#[test]
+fn annotates_a_missed_win() {
+    let (ok, out, err) = review(
+        &[
+            "--variant",
+            "brandubh",
+            "--position",
+            KING_BY_THE_CORNER,
+            "--depth",
+            "4",
+        ],
+        "g4-g5\nc2-a2\n",
+    );
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("  1. defenders g4-g5       ??"),
+        "{out}"
+    );
+    assert!(lines[0].contains("missed_win (best a3-a1 #1)"), "{out}");
+    assert!(
+        lines[1].contains("c2-a2") && lines[1].contains("best"),
+        "{out}"
+    );
+    assert!(out.contains("defenders accuracy"), "{out}");
+    assert!(out.contains("attackers won"), "{out}");
+}
+
+#[test]
+fn json_lines_and_refusals() {
+    let (ok, out, err) = review(
+        &[
+            "--variant",
+            "brandubh",
+            "--position",
+            KING_BY_THE_CORNER,
+            "--depth",
+            "3",
+            "--json",
+        ],
+        "g4-g5 c2-a2",
+    );
+    assert!(ok, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["class"], "missed_win");
+    assert_eq!(lines[2]["summary"]["defenders"]["counts"]["missed_win"], 1);
+    let (ok, _, err) = review(&["--variant", "brandubh", "--depth", "2"], "d7-f7 d7-d6");
+    assert!(!ok);
+    assert!(err.contains("ply 2, moves[1] (d7-d6)"), "{err}");
+}
