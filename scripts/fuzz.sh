@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the three cargo-fuzz targets one after the other, each for SECONDS
+# Runs the cargo-fuzz targets one after the other, each for SECONDS
 # (default 240), and prints libFuzzer's closing figures for each.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      # targets: position move_text play
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#   # targets: position move_text play rules_string rule_set
 #
 # Needs `cargo install cargo-fuzz` and a nightly toolchain. New corpus entries go to
 # fuzz/corpus/<target>/ (git-ignored); a failing input is written to
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-240}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(position move_text play)
+[ ${#targets[@]} -gt 0 ] || targets=(position move_text play rules_string rule_set)
 
 for t in "${targets[@]}"; do
     args=(-max_total_time="$seconds" -print_final_stats=1)
@@ -26,6 +27,8 @@ for t in "${targets[@]}"; do
         position) args+=(-dict=fuzz/dict/position.dict -max_len=512) ;;
         move_text) args+=(-dict=fuzz/dict/move_text.dict -max_len=128) ;;
         play) args+=(-max_len=1024); sanitizer=(-s none) ;;
+        rules_string) args+=(-dict=fuzz/dict/rules_string.dict -max_len=512) ;;
+        rule_set) args+=(-dict=fuzz/dict/position.dict -max_len=256) ;;
         *) echo "unknown target $t" >&2; exit 2 ;;
     esac
     mkdir -p "fuzz/corpus/$t"

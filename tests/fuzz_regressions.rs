@@ -54,6 +54,48 @@ fn kept_play_inputs_pass() {
 }
 
 #[test]
+fn kept_rules_string_inputs_pass() {
+    replay("rules_string", harness::check_rules_string);
+}
+
+#[test]
+fn kept_rule_set_inputs_pass() {
+    replay("rule_set", harness::check_rule_set);
+}
+
+#[test]
+fn rules_edge_cases() {
+    let strings: &[&str] = &[
+        "",
+        " ",
+        ":",
+        "dim:",
+        "dim:7 start:",
+        "dim:7 start:/",
+        "dim:7 start:/ start:/",
+        "dim:255 start:/7/",
+        "dim:-1",
+        "dim:7 cor:z99, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        "dim:7 cor:a1,a1,g1,g7,a7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        "dim:7 name:\u{e9}\u{1d7d1} start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a 0",
+        "rules dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    ];
+    for s in strings {
+        harness::check_rules_string(s.as_bytes());
+    }
+    harness::check_rules_string(&[0xff, b'd', b'i', b'm', b':', 0x80]);
+    harness::check_rules_string("dim:7 ".repeat(1000).as_bytes());
+    for head in [0u8, 1, 2, 3, 0x13, 0x1d, 0xff] {
+        for flags in [0u8, 0x49, 0xff] {
+            let mut bytes = vec![head, flags, 0x53, 0x02, 0x00];
+            bytes.extend_from_slice(b"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
+            harness::check_rule_set(&bytes);
+        }
+    }
+}
+
+#[test]
 fn position_edge_cases() {
     let cases: &[&str] = &[
         "",

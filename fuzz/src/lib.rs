@@ -9,8 +9,9 @@
 //! `server` feature.
 
 use branan::rules::{
-    BitBoard, Game, IllegalMove, Move, MoveText, PlayError, Position, PositionError, Setup, Square,
-    Variant,
+    BitBoard, Escape, Features, Game, IllegalMove, KingCapture, Move, MoveText, NoMovesOutcome,
+    PlayError, Position, PositionError, Repetition, RepetitionOutcome, RuleSet, RuleSetError,
+    Setup, Square, Variant, opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
@@ -449,5 +450,145 @@ fn check_game(game: &Game) {
     assert_eq!(game.keys().last(), Some(&pos.key()));
     if let Some(o) = outcome {
         assert_eq!(pos.outcome(game.repetitions()), Some(o));
+    }
+}
+
+/// The JSON fields a rule-set error may name (`""` for none: the registry is full).
+const RULE_FIELDS: [&str; 7] = [
+    "board_size",
+    "start_position",
+    "repetition.occurrence",
+    "no_capture_limit",
+    "edge_forts",
+    "name",
+    "",
+];
+
+/// OpenTafl rules strings: `opentafl::parse`, then `RuleSet::build`.
+///
+/// Invariants: no panic; an error names a key found in the text (or none, for an
+/// empty or over-long string); a parsed rule set builds or is refused naming one of
+/// the rule object's fields; a built variant starts a game in progress; a rule
+/// set OpenTafl can express writes to a string that reads back to the same rules.
+pub fn check_rules_string(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let s: &str = &text;
+    match opentafl::parse(s) {
+        Err(e) => {
+            assert!(
+                e.key().is_empty() || s.contains(e.key()),
+                "key {:?} not in {s:?}: {e}",
+                e.key()
+            );
+        }
+        Ok(rules) => {
+            check_built(&rules);
+            if let Some(written) = opentafl::to_string(&rules) {
+                let back = opentafl::parse(&written)
+                    .unwrap_or_else(|e| panic!("{s:?} wrote {written:?}, refused: {e}"));
+                assert_eq!(
+                    back.canonical_id(),
+                    rules.canonical_id(),
+                    "{s:?} -> {written:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Rule sets from raw bytes: every field, the start from the bytes after them.
+///
+/// Invariants: as [`check_rules_string`] for the built variant; building the same
+/// rules twice gives the same variant; the variant's rules read back as rules
+/// build that variant again.
+pub fn check_rule_set(data: &[u8]) {
+    let mut input = Bytes { data };
+    let (Some(head), Some(flags), Some(occurrence), Some(limit_lo), Some(limit_hi)) = (
+        input.next(),
+        input.next(),
+        input.next(),
+        input.next(),
+        input.next(),
+    ) else {
+        return;
+    };
+    let size = match head & 0x0f {
+        0 => 7,
+        1 => 9,
+        2 => 11,
+        n => n.wrapping_mul(head >> 4),
+    };
+    let bit = |i: u8| flags >> i & 1 != 0;
+    let limit = u16::from_le_bytes([limit_lo, limit_hi]);
+    let rules = RuleSet {
+        name: (head & 0x10 != 0).then(|| "x".repeat(usize::from(limit_lo))),
+        size,
+        start: String::from_utf8_lossy(input.data).into_owned(),
+        escape: if bit(0) {
+            Escape::Edges
+        } else {
+            Escape::Corners
+        },
+        king_capture: [
+            KingCapture::Weak,
+            KingCapture::ThroneFourBesideThree,
+            KingCapture::ThroneFour,
+            KingCapture::FourSides,
+        ][usize::from(flags >> 1 & 3)],
+        throne_reentry: bit(3),
+        repetition: Repetition {
+            occurrence: occurrence & 0x0f,
+            outcome: [
+                RepetitionOutcome::Draw,
+                RepetitionOutcome::MoverLoses,
+                RepetitionOutcome::DefendersLose,
+                RepetitionOutcome::Draw,
+            ][usize::from(occurrence >> 4 & 3)],
+        },
+        no_capture_limit: (occurrence & 0x40 != 0).then_some(limit),
+        no_legal_moves: if bit(4) {
+            NoMovesOutcome::Draw
+        } else {
+            NoMovesOutcome::Loses
+        },
+        attackers_eliminated_wins: bit(5),
+        features: Features {
+            king_armed: bit(6),
+            shieldwall: bit(7),
+            edge_forts: occurrence & 0x80 != 0,
+            encirclement: head & 0x20 != 0,
+        },
+    };
+    if let Some(v) = check_built(&rules) {
+        let again = rules.build().expect("the same rules build again");
+        assert!(std::ptr::eq(v, again), "{rules:?}");
+        let of = RuleSet::of(v);
+        assert!(
+            std::ptr::eq(of.build().expect("its own rules build"), v),
+            "{rules:?}"
+        );
+    }
+}
+
+/// Builds the rules and checks the variant, or the refusal; the variant if built.
+fn check_built(rules: &RuleSet) -> Option<&'static Variant> {
+    match rules.build() {
+        Err(e) => {
+            assert!(RULE_FIELDS.contains(&e.field()), "{e}");
+            assert!(e.to_string().starts_with(e.field()), "{e}");
+            if matches!(e, RuleSetError::RegistryFull) {
+                assert_eq!(e.field(), "");
+            }
+            None
+        }
+        Ok(v) => {
+            assert_eq!(v.rules_id(), rules.canonical_id(), "{rules:?}");
+            assert_eq!(v.size(), rules.size);
+            let pos = Position::start(v);
+            assert!(pos.outcome(1).is_none(), "{rules:?}: the start is over");
+            assert!(!pos.legal_moves().is_empty(), "{rules:?}");
+            check_position(&pos);
+            Some(v)
+        }
     }
 }

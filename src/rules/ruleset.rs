@@ -100,6 +100,10 @@ pub enum RuleSetError {
         "too many distinct custom rule sets in this process (at most {MAX_CUSTOM_VARIANTS}); use a preset or rules already in use"
     )]
     RegistryFull,
+    #[error(
+        "these rules share their id {id} with other rules already in use; change the name-independent rules slightly or use a preset"
+    )]
+    IdCollision { id: String },
 }
 
 impl RuleSetError {
@@ -118,7 +122,7 @@ impl RuleSetError {
             RuleSetError::NoCaptureLimit { .. } => "no_capture_limit",
             RuleSetError::EdgeFortsNeedCorners => "edge_forts",
             RuleSetError::NameTooLong { .. } => "name",
-            RuleSetError::RegistryFull => "",
+            RuleSetError::RegistryFull | RuleSetError::IdCollision { .. } => "",
         }
     }
 
@@ -306,7 +310,12 @@ impl RuleSet {
         }
         let id = id_of(&text);
         let mut registry = registry().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(entry) = registry.get(&id) {
+        if let Some((known, entry)) = registry.get(&id) {
+            // 48 bits make a collision among 10,000 rule sets a one in ten million
+            // chance; it is still refused rather than answered with other rules.
+            if *known != text {
+                return Err(RuleSetError::IdCollision { id });
+            }
             return entry.clone();
         }
         if registry.len() >= MAX_CUSTOM_VARIANTS {
@@ -330,7 +339,7 @@ impl RuleSet {
             }),
             None => Ok(variant),
         };
-        registry.insert(id, entry.clone());
+        registry.insert(id, (text, entry.clone()));
         entry
     }
 
@@ -368,8 +377,8 @@ type Entry = Result<&'static Variant, RuleSetError>;
 
 /// The registry of custom variants, by canonical id.
 /// A refused start is kept too (see [`RuleSet::build`]).
-fn registry() -> &'static Mutex<HashMap<String, Entry>> {
-    static REGISTRY: OnceLock<Mutex<HashMap<String, Entry>>> = OnceLock::new();
+fn registry() -> &'static Mutex<HashMap<String, (String, Entry)>> {
+    static REGISTRY: OnceLock<Mutex<HashMap<String, (String, Entry)>>> = OnceLock::new();
     REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -412,6 +421,18 @@ impl Variant {
             // A custom variant's id is its canonical id.
             None => self.id,
         }
+    }
+
+    /// The variant whose rules have this canonical id: a preset, or a custom rule
+    /// set this process has built. `None` for an id never built here.
+    pub fn by_rules_id(id: &str) -> Option<&'static Variant> {
+        if let Some(i) = preset_texts().iter().position(|(_, p)| p == id) {
+            return Some(&Variant::all()[i]);
+        }
+        let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
+        registry
+            .get(id)
+            .and_then(|(_, entry)| entry.as_ref().ok().copied())
     }
 
     /// Whether this is one of the presets (not a custom rule set).
@@ -557,6 +578,13 @@ mod tests {
         assert!(!a.is_preset());
         assert_eq!(a.id, rules.canonical_id());
         assert_eq!(a.rules_id(), a.id);
+        assert!(std::ptr::eq(Variant::by_rules_id(a.id).unwrap(), a));
+        let brandubh = Variant::by_id("brandubh").unwrap();
+        assert!(std::ptr::eq(
+            Variant::by_rules_id(brandubh.rules_id()).unwrap(),
+            brandubh
+        ));
+        assert!(Variant::by_rules_id("r-000000000000").is_none());
         assert!(!a.throne_reentry);
         assert_eq!(a.start, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
         assert_eq!(
@@ -701,6 +729,15 @@ mod tests {
         .build()
         .unwrap_err();
         assert_eq!(e.column(), Some(6));
+    }
+
+    #[test]
+    fn a_custom_variant_costs_about_a_kilobyte() {
+        // The variant itself (its geometry's neighbour table is most of it) plus the
+        // leaked id, name and start; the ray tables are shared statics.
+        let size = std::mem::size_of::<Variant>();
+        assert!(size < 1024, "{size} bytes");
+        println!("size_of::<Variant>() = {size}");
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub enum KingCapture {
     /// attacker and an empty hostile square (the empty throne, an empty corner).
     Weak,
     /// On the throne all four sides attackers; beside the throne the three other
-    /// sides; elsewhere two attackers on opposite sides.
+    /// sides; elsewhere two attackers on opposite sides, or an attacker and an
+    /// empty corner where corners are the king's goal.
     ThroneFourBesideThree,
     /// On the throne all four sides attackers; elsewhere two attackers on opposite
     /// sides, or an attacker and an empty corner. The throne is never hostile to him.

@@ -47,6 +47,8 @@ pub struct Rules {
     pub encirclement: bool,
     /// A repetition makes the defenders lose, whoever made it.
     pub repetition_defenders_lose: bool,
+    /// The king captures, as the moving piece and as the far piece.
+    pub king_armed: bool,
 }
 
 pub const RULES: [Rules; 7] = [
@@ -65,6 +67,7 @@ pub const RULES: [Rules; 7] = [
         forts: false,
         encirclement: false,
         repetition_defenders_lose: false,
+        king_armed: true,
     },
     Rules {
         id: "tablut",
@@ -81,6 +84,7 @@ pub const RULES: [Rules; 7] = [
         forts: false,
         encirclement: false,
         repetition_defenders_lose: false,
+        king_armed: true,
     },
     Rules {
         id: "tawlbwrdd",
@@ -97,6 +101,7 @@ pub const RULES: [Rules; 7] = [
         forts: false,
         encirclement: false,
         repetition_defenders_lose: false,
+        king_armed: true,
     },
     Rules {
         id: "brandubh-classic",
@@ -113,6 +118,7 @@ pub const RULES: [Rules; 7] = [
         forts: false,
         encirclement: false,
         repetition_defenders_lose: false,
+        king_armed: true,
     },
     Rules {
         id: "tablut-linnaeus",
@@ -129,6 +135,7 @@ pub const RULES: [Rules; 7] = [
         forts: false,
         encirclement: false,
         repetition_defenders_lose: false,
+        king_armed: true,
     },
     Rules {
         id: "copenhagen",
@@ -145,6 +152,7 @@ pub const RULES: [Rules; 7] = [
         forts: true,
         encirclement: true,
         repetition_defenders_lose: true,
+        king_armed: true,
     },
     Rules {
         id: "fetlar",
@@ -161,6 +169,7 @@ pub const RULES: [Rules; 7] = [
         forts: false,
         encirclement: true,
         repetition_defenders_lose: false,
+        king_armed: true,
     },
 ];
 
@@ -169,6 +178,81 @@ pub fn rules(id: &str) -> &'static Rules {
         .iter()
         .find(|r| r.id == id)
         .unwrap_or_else(|| panic!("no preset {id}"))
+}
+
+/// The rules of a JSON rule object (the schema `GET /v1/variants/{id}` answers),
+/// read field by field, and its start position. The rules are leaked: a test reads
+/// a bounded number of them. `Err` names the first field missing or not understood.
+pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), String> {
+    let field = |name: &str| o.get(name).ok_or_else(|| format!("{name} missing"));
+    let flag = |name: &str| {
+        field(name)?
+            .as_bool()
+            .ok_or_else(|| format!("{name} is not a boolean"))
+    };
+    let text = |v: &serde_json::Value, name: &str| {
+        v.as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("{name} is not a string"))
+    };
+    let size = field("board_size")?
+        .as_u64()
+        .ok_or("board_size is not a number")? as usize;
+    let start = text(field("start_position")?, "start_position")?;
+    let corners = match text(field("escape")?, "escape")?.as_str() {
+        "corners" => true,
+        "edges" => false,
+        other => return Err(format!("escape {other:?}")),
+    };
+    let king = match text(field("king_capture")?, "king_capture")?.as_str() {
+        "weak" => KingRule::Weak,
+        "throne_four_beside_three" => KingRule::FourThreeTwo,
+        "throne_four" => KingRule::FourOrTwo,
+        "four_sides" => KingRule::Four,
+        other => return Err(format!("king_capture {other:?}")),
+    };
+    let repetition = field("repetition")?;
+    let repetition_at = repetition
+        .get("occurrence")
+        .and_then(serde_json::Value::as_u64)
+        .ok_or("repetition.occurrence")? as usize;
+    let outcome = repetition
+        .get("outcome")
+        .and_then(serde_json::Value::as_str)
+        .ok_or("repetition.outcome")?;
+    let (repetition_loses, repetition_defenders_lose) = match outcome {
+        "draw" => (false, false),
+        "mover_loses" => (true, false),
+        "defenders_lose" => (false, true),
+        other => return Err(format!("repetition.outcome {other:?}")),
+    };
+    let no_capture_limit = match field("no_capture_limit")? {
+        serde_json::Value::Null => None,
+        v => Some(v.as_u64().ok_or("no_capture_limit")? as u32),
+    };
+    let stalemate_loses = match text(field("no_legal_moves")?, "no_legal_moves")?.as_str() {
+        "loses" => true,
+        "draw" => false,
+        other => return Err(format!("no_legal_moves {other:?}")),
+    };
+    let rules = Rules {
+        id: "custom",
+        size,
+        corners,
+        king,
+        reentry: flag("throne_reentry")?,
+        repetition_at,
+        repetition_loses,
+        no_capture_limit,
+        stalemate_loses,
+        attackers_eliminated: flag("attackers_eliminated_wins")?,
+        shieldwall: flag("shieldwall")?,
+        forts: flag("edge_forts")?,
+        encirclement: flag("encirclement")?,
+        repetition_defenders_lose,
+        king_armed: flag("king_armed")?,
+    };
+    Ok((Box::leak(Box::new(rules)), start))
 }
 
 /// The start positions, written out again from docs/rules.md.
@@ -355,6 +439,11 @@ impl Pos {
         }
     }
 
+    /// A piece that captures for `side`: its soldiers, and the king when armed.
+    fn ally(&self, c: char, side: char) -> bool {
+        Pos::belongs(c, side) && (c != 'K' || self.rules.king_armed)
+    }
+
     pub fn king(&self) -> Option<(usize, usize)> {
         for rank in 0..self.n() {
             for file in 0..self.n() {
@@ -430,7 +519,12 @@ impl Pos {
                 } else if beside_throne {
                     all_round_but(Some(throne))
                 } else {
+                    // An empty corner is hostile to him too, where corners are the
+                    // goal (docs/rules.md, "Rule sets as data").
                     attacker_beyond
+                        || beyond.is_some_and(|b| {
+                            self.rules.corners && self.at(b) == '.' && self.is_corner(b)
+                        })
                 }
             }
             KingRule::Four => all_round_but(beside_throne.then_some(throne)),
@@ -453,7 +547,12 @@ impl Pos {
         self.board[to.1][to.0] = piece;
         let mover = self.side;
         let mut captured = Vec::new();
+        // An unarmed king takes nothing when he moves.
+        let hammer = self.ally(piece, mover);
         for d in DIRS {
+            if !hammer {
+                break;
+            }
             let Some(q) = self.step(to, d) else { continue };
             let prey = self.at(q);
             if prey == '.' || Pos::belongs(prey, mover) {
@@ -466,11 +565,11 @@ impl Pos {
                 continue;
             }
             let Some(r) = self.step(q, d) else { continue };
-            if Pos::belongs(self.at(r), mover) || self.hostile_empty(r) {
+            if self.ally(self.at(r), mover) || self.hostile_empty(r) {
                 captured.push(q);
             }
         }
-        if self.rules.shieldwall {
+        if self.rules.shieldwall && hammer {
             for q in self.shieldwall(to, mover) {
                 if !captured.contains(&q) {
                     captured.push(q);
@@ -509,15 +608,18 @@ impl Pos {
                 let c = self.at(s);
                 let faced = self
                     .step(s, front)
-                    .is_some_and(|f| Pos::belongs(self.at(f), mover));
+                    .is_some_and(|f| self.ally(self.at(f), mover));
                 if c == '.' || Pos::belongs(c, mover) || !faced {
                     break;
                 }
                 row.push(s);
                 sq = self.step(s, along);
             }
+            // An empty corner closes a row where corners are the king's goal (in
+            // edge-escape rules the corners are ordinary squares).
             let closed = sq.is_some_and(|e| {
-                Pos::belongs(self.at(e), mover) || (self.at(e) == '.' && self.is_corner(e))
+                self.ally(self.at(e), mover)
+                    || (self.at(e) == '.' && self.rules.corners && self.is_corner(e))
             });
             if row.len() >= 2 && closed {
                 taken.extend(row.into_iter().filter(|&q| self.at(q) != 'K'));
