@@ -317,7 +317,7 @@ fn start(
         .streaming(stream))
 }
 
-const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
+const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
 
 /// Analyse a game, streaming each iteration (Server-Sent Events)
 ///
