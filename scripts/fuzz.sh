@@ -10,7 +10,7 @@
 # fuzz/artifacts/<target>/ and the script stops with libFuzzer's report. Keep what
 # matters under fuzz/regressions/<target>/: tests/fuzz_regressions.rs replays it.
 #
-# `play` runs without AddressSanitizer (`-s none`): the rules are safe Rust, and the
+# `play`, `rules_string` and `rule_set` run without AddressSanitizer (`-s none`): the rules are safe Rust, and the
 # sanitizer would cut its executions per second by half.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +27,8 @@ for t in "${targets[@]}"; do
         position) args+=(-dict=fuzz/dict/position.dict -max_len=512) ;;
         move_text) args+=(-dict=fuzz/dict/move_text.dict -max_len=128) ;;
         play) args+=(-max_len=1024); sanitizer=(-s none) ;;
-        rules_string) args+=(-dict=fuzz/dict/rules_string.dict -max_len=512) ;;
-        rule_set) args+=(-dict=fuzz/dict/position.dict -max_len=256) ;;
+        rules_string) args+=(-dict=fuzz/dict/rules_string.dict -max_len=512); sanitizer=(-s none) ;;
+        rule_set) args+=(-dict=fuzz/dict/position.dict -max_len=256); sanitizer=(-s none) ;;
         *) echo "unknown target $t" >&2; exit 2 ;;
     esac
     mkdir -p "fuzz/corpus/$t"

@@ -42,7 +42,7 @@ impl RulesStringError {
 
 /// Every key of OpenTafl's rules strings, so that an unknown key is told apart
 /// from a known one branan cannot play.
-const KNOWN: [&str; 40] = [
+pub const KEYS: [&str; 40] = [
     "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "cor", "cen",
     "afor", "dfor", "spd", "corh", "cenh", "cenhe", "aforh", "dforh", "corp", "cenp", "aforp",
     "dforp", "cors", "cens", "afors", "dfors", "corre", "cenre", "aforre", "dforre", "sw", "swf",
@@ -154,7 +154,7 @@ fn entries(s: &str) -> Result<Entries<'_>, RulesStringError> {
                 "expected an entry `key:value`",
             ));
         };
-        if !KNOWN.contains(&key) {
+        if !KEYS.contains(&key) {
             let shown: String = key.chars().take(32).collect();
             return Err(RulesStringError::new(
                 &shown,
@@ -188,7 +188,21 @@ fn refuse(key: &str, message: impl Into<String>) -> RulesStringError {
 /// ```
 pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
     let e = entries(s)?;
+    from_entries(&e).map_err(|mut err| {
+        // A key left out is refused for OpenTafl's default value: say so.
+        if !err.key.is_empty()
+            && e.get(&err.key).is_none()
+            && err.key != "dim"
+            && err.key != "start"
+        {
+            err.message
+                .push_str(" (the key is absent, so OpenTafl's default applies)");
+        }
+        err
+    })
+}
 
+fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     // The board first: 13x13 gets its own answer.
     let dim = e
         .get("dim")
