@@ -28,7 +28,8 @@ use crate::api::dto::{SideDto, StatusDto, position_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{BuiltGame, Limits as GameLimits, build_game};
+use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
+use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::api::pool::SubmitError;
 use crate::review::{self, Class, PlyReview, ReviewError, SideSummary};
 use crate::rules::{Game, Move, Variant};
@@ -43,9 +44,16 @@ pub const NDJSON: &str = "application/x-ndjson";
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5"], "depth": 3}))]
 pub struct ReviewRequest {
-    /// Preset id (see `GET /v1/variants`).
+    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
+    #[serde(default)]
     #[schema(example = "brandubh")]
-    pub variant: String,
+    pub variant: Option<String>,
+    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
+    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
+    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
+    #[serde(default)]
+    #[schema(value_type = Option<RulesSchema>)]
+    pub rules: Option<RulesInput>,
     /// The position the game started from (default: the preset's start).
     #[serde(default)]
     pub position: Option<String>,
@@ -195,6 +203,8 @@ impl SideDtoSummary {
 #[schema(as = ReviewSummary)]
 pub struct SummaryDto {
     pub variant: String,
+    /// The canonical id of the rules played (see `GET /v1/variants`).
+    pub rules_id: String,
     /// The position the game started from.
     pub start: String,
     /// The position after the last move, its side to move and status.
@@ -323,7 +333,7 @@ pub fn plan(
     settings: &ReviewSettings,
 ) -> Result<ReviewPlan, ApiError> {
     let built = build_game(
-        &req.variant,
+        resolve_rules(req.variant.as_deref(), req.rules.as_ref())?,
         req.position.as_deref(),
         &req.moves,
         &GameLimits {
@@ -483,6 +493,7 @@ pub fn execute(
     let (position, to_move, status) = position_fields(&r.game);
     Ok(SummaryDto {
         variant: plan.variant.id.to_owned(),
+        rules_id: plan.variant.rules_id().to_owned(),
         start: plan.start.to_string(),
         position,
         to_move,

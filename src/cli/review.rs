@@ -11,13 +11,18 @@ use clap::Args;
 use crate::api::ServerConfig;
 use crate::api::analyze::{ScoreDto, Settings};
 use crate::api::review::{EvalDto, PlyDto, ReviewRequest, ReviewSettings, execute, plan};
+use crate::api::rule_object::RulesInput;
 use crate::search::Searcher;
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
     /// Preset id.
+    #[arg(long, required_unless_present = "rules", conflicts_with = "rules")]
+    pub variant: Option<String>,
+    /// A rule set instead of a preset: an OpenTafl rules string, or a rule object
+    /// in JSON (as `GET /v1/variants/{id}` answers it).
     #[arg(long)]
-    pub variant: String,
+    pub rules: Option<String>,
     /// The position the game started from (default: the preset's start).
     #[arg(long)]
     pub position: Option<String>,
@@ -80,8 +85,16 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         eprintln!("branan review: cannot read the moves: {e}");
         return ExitCode::FAILURE;
     }
+    let rules = match args.rules.as_deref().map(RulesInput::from_query).transpose() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("branan review: {}", e.problem().detail);
+            return ExitCode::from(2);
+        }
+    };
     let req = ReviewRequest {
         variant: args.variant.clone(),
+        rules,
         position: args.position.clone(),
         moves: text.split_whitespace().map(str::to_owned).collect(),
         time_ms: args.time_ms,
