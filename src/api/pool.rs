@@ -20,7 +20,9 @@ pub type Job = Box<dyn FnOnce(&mut Searcher) + Send + 'static>;
 
 /// One step of a longer piece of work: runs on a pool thread, and may return the
 /// next step, which keeps this one's slot and queues behind every job waiting.
-pub struct Step(Box<dyn FnOnce(&mut Searcher) -> Option<Step> + Send + 'static>);
+pub struct Step(StepFn);
+
+type StepFn = Box<dyn FnOnce(&mut Searcher) -> Option<Step> + Send + 'static>;
 
 impl Step {
     pub fn new(f: impl FnOnce(&mut Searcher) -> Option<Step> + Send + 'static) -> Step {
