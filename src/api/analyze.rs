@@ -22,7 +22,7 @@ use crate::api::examples;
 use crate::api::extract::{ApiJson, from_json_value};
 use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
 use crate::api::metrics::{Counter, Metrics};
-use crate::api::pool::{SearchPool, SubmitError};
+use crate::api::pool::{SearchPool, Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::search::{self, Analysis, Score, Searcher};
 
@@ -706,10 +706,11 @@ fn prepare_batch(items: Vec<serde_json::Value>, settings: &Settings) -> Vec<Batc
         .collect()
 }
 
-/// A batch being analysed: its items, taken in order by as many pool jobs as there
-/// were free search threads. Each job analyses one item, then hands its thread
-/// back by queueing itself again (FIFO behind any single request that arrived
-/// meanwhile), so a long batch never holds the pool from other clients.
+/// A batch being analysed: its items, taken in order by pool steps. Each step
+/// analyses one item, then hands its thread back by returning its follow-up, which
+/// queues behind any request that arrived meanwhile (and keeps the batch's place in
+/// the pool, so it is never refused). A step that finds threads idle starts more
+/// steps, so the batch uses every thread nothing else needs.
 struct BatchRun {
     items: Vec<std::sync::Mutex<Option<BatchEntry>>>,
     next: std::sync::atomic::AtomicUsize,
@@ -722,61 +723,65 @@ struct BatchRun {
 }
 
 impl BatchRun {
-    /// Analyses items until none is left, or until the pool takes this job back
-    /// in its queue.
-    fn work(self: Arc<Self>, searcher: &mut Searcher) {
-        loop {
-            if self.stop.load(Ordering::Relaxed) {
-                return;
+    /// A pool step that analyses the next item of the batch.
+    fn step(self: &Arc<Self>) -> Step {
+        let me = Arc::clone(self);
+        Step::new(move |searcher| me.work(searcher))
+    }
+
+    /// Items not yet taken.
+    fn left(&self) -> usize {
+        self.items
+            .len()
+            .saturating_sub(self.next.load(Ordering::Relaxed))
+    }
+
+    /// Analyses the next item; answers the step that goes on with the rest.
+    fn work(self: Arc<Self>, searcher: &mut Searcher) -> Option<Step> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        let slot = self.items.get(i)?;
+        let taken = match slot.lock() {
+            Ok(mut g) => g.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        let (id, item) = taken?;
+        let answer = match item {
+            Err(problem) => BatchItem::Problem(Problem { id, ..*problem }),
+            Ok(_) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
+                BatchItem::Problem(Problem {
+                    id,
+                    ..batch_budget_spent(i, self.budget)
+                })
             }
-            let i = self.next.fetch_add(1, Ordering::Relaxed);
-            let Some(slot) = self.items.get(i) else {
-                return;
-            };
-            let taken = match slot.lock() {
-                Ok(mut g) => g.take(),
-                Err(poisoned) => poisoned.into_inner().take(),
-            };
-            let Some((id, item)) = taken else { return };
-            let answer = match item {
-                Err(problem) => BatchItem::Problem(Problem { id, ..*problem }),
-                Ok(_) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
-                    BatchItem::Problem(Problem {
-                        id,
-                        ..batch_budget_spent(i, self.budget)
-                    })
-                }
-                Ok(p) => {
-                    let key =
-                        CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
-                    let got = self
-                        .cache
-                        .get_or_compute(key, p.want, || run(&p, searcher, &self.stop));
-                    match got {
-                        Some((stored, cached)) => {
-                            let mut answer = respond_stored(&p, &stored, cached);
-                            answer.id = id;
-                            BatchItem::Ok(answer)
-                        }
-                        None => return,
-                    }
-                }
-            };
-            if self.tx.send((i, answer)).is_err() {
-                return;
+            Ok(p) => {
+                let key =
+                    CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
+                let (stored, cached) = self
+                    .cache
+                    .get_or_compute(key, p.want, || run(&p, searcher, &self.stop))?;
+                let mut answer = respond_stored(&p, &stored, cached);
+                answer.id = id;
+                BatchItem::Ok(answer)
             }
-            if self.next.load(Ordering::Relaxed) >= self.items.len() {
-                return;
-            }
-            // Give the thread back: queue the rest behind whoever waits. A full
-            // queue means others wait too, but this batch must progress: go on here.
-            if let Some(pool) = self.pool.upgrade() {
-                let me = Arc::clone(&self);
-                if pool.submit(Box::new(move |s| me.work(s))).is_ok() {
-                    return;
+        };
+        self.tx.send((i, answer)).ok()?;
+        let left = self.left();
+        if left == 0 {
+            return None;
+        }
+        // Threads freed since the batch arrived (nothing waits, or they would not
+        // be idle) take items too; this step's follow-up takes one.
+        if let Some(pool) = self.pool.upgrade() {
+            for _ in 0..pool.idle().min(left - 1) {
+                if pool.submit_step(self.step()).is_err() {
+                    break;
                 }
             }
         }
+        Some(self.step())
     }
 }
 
@@ -788,9 +793,10 @@ impl BatchRun {
 /// object (with the item's `index` and `id`; `field` is the path in the batch, like
 /// `items[1].moves[0]`) and the others are answered.
 ///
-/// Items run in parallel on the search threads that are free when the batch
-/// arrives; each thread takes one item at a time and lets waiting single requests
-/// go first between items, so a batch never starves them.
+/// Items run in parallel on every search thread nothing else needs (those free when
+/// the batch arrives, and those freed while it runs); each thread takes one item at
+/// a time and lets waiting requests go first between items, so a single request
+/// waits at most for one item of a batch.
 ///
 /// With `Accept: application/x-ndjson`, the answers stream as one JSON object per
 /// line, in the order of the items, each as soon as it and those before it are
@@ -872,14 +878,9 @@ pub async fn post_analyze_batch(
         pool: Arc::downgrade(&service.pool),
     });
     // As many jobs as threads are free now (at least one, which may queue).
-    let free = service
-        .pool
-        .threads()
-        .saturating_sub(service.pool.pending());
-    let jobs = free.clamp(1, count.max(1));
+    let jobs = service.pool.idle().clamp(1, count.max(1));
     for n in 0..jobs {
-        let b = Arc::clone(&batch);
-        if let Err(e) = service.pool.submit(Box::new(move |s| b.work(s))) {
+        if let Err(e) = service.pool.submit_step(batch.step()) {
             if n == 0 {
                 service.rejected.inc();
                 return Ok(Overloaded(e).response());

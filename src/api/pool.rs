@@ -3,16 +3,32 @@
 //! and await: when every thread is busy and the queue is full, a submission is
 //! refused at once (the handler answers 503 with `Retry-After`), so `/healthz` and
 //! the other routes stay fast under any analysis load.
+//!
+//! Long work (a batch) runs as [`Step`]s: a step that returns its follow-up hands
+//! its admission slot to it, and the follow-up waits at the back of the queue, so
+//! whoever queued meanwhile runs first and the follow-up is never refused.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 
 use crate::search::Searcher;
 
 /// A job: runs on a pool thread with that thread's engine.
 pub type Job = Box<dyn FnOnce(&mut Searcher) + Send + 'static>;
+
+/// One step of a longer piece of work: runs on a pool thread, and may return the
+/// next step, which keeps this one's slot and queues behind every job waiting.
+pub struct Step(StepFn);
+
+type StepFn = Box<dyn FnOnce(&mut Searcher) -> Option<Step> + Send + 'static>;
+
+impl Step {
+    pub fn new(f: impl FnOnce(&mut Searcher) -> Option<Step> + Send + 'static) -> Step {
+        Step(Box::new(f))
+    }
+}
 
 /// Why a job was not accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -23,13 +39,33 @@ pub enum SubmitError {
     Closed,
 }
 
+/// The queue the threads take steps from, in order of arrival.
+struct Queue {
+    steps: VecDeque<Step>,
+    closed: bool,
+}
+
+/// What the pool and its threads share.
+struct Shared {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+    /// Steps admitted and not finished (queued or running); admission checks and
+    /// raises it under the queue's lock.
+    pending: AtomicUsize,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // No code panics while holding the lock; a poisoned queue is still sound.
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 /// A bounded pool of search threads.
 pub struct SearchPool {
-    sender: Mutex<Option<SyncSender<Job>>>,
+    shared: Arc<Shared>,
     threads: usize,
     queue: usize,
-    /// Jobs submitted and not finished (queued or running).
-    pending: Arc<AtomicUsize>,
     handles: Mutex<Vec<thread::JoinHandle<()>>>,
 }
 
@@ -51,29 +87,28 @@ impl SearchPool {
     /// waiting jobs (0: a job is accepted only when a thread is free).
     pub fn new(threads: usize, queue: usize) -> SearchPool {
         let threads = threads.max(1);
-        // Admission is counted in `pending`; the channel never refuses below it.
-        let (tx, rx) = sync_channel::<Job>(threads + queue);
-        let rx = Arc::new(Mutex::new(rx));
-        let pending = Arc::new(AtomicUsize::new(0));
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue {
+                steps: VecDeque::with_capacity(threads + queue),
+                closed: false,
+            }),
+            ready: Condvar::new(),
+            pending: AtomicUsize::new(0),
+        });
         let handles = (0..threads)
-            .map(|i| {
-                let rx = Arc::clone(&rx);
-                let pending = Arc::clone(&pending);
+            .filter_map(|i| {
+                let shared = Arc::clone(&shared);
                 thread::Builder::new()
                     .name(format!("branan-search-{i}"))
-                    .spawn(move || worker(&rx, &pending))
+                    .spawn(move || worker(&shared))
                     .map_err(|e| tracing::error!("cannot start a search thread: {e}"))
                     .ok()
             })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .flatten()
             .collect();
         SearchPool {
-            sender: Mutex::new(Some(tx)),
+            shared,
             threads,
             queue,
-            pending,
             handles: Mutex::new(handles),
         }
     }
@@ -84,45 +119,46 @@ impl SearchPool {
 
     /// Jobs queued or running.
     pub fn pending(&self) -> usize {
-        self.pending.load(Ordering::Relaxed)
+        self.shared.pending.load(Ordering::Relaxed)
+    }
+
+    /// Threads with nothing to do (none while anything waits in the queue).
+    pub fn idle(&self) -> usize {
+        self.threads.saturating_sub(self.pending())
     }
 
     /// Hands `job` to the pool, or refuses it at once when the pool is saturated.
     pub fn submit(&self, job: Job) -> Result<(), SubmitError> {
+        self.submit_step(Step::new(move |searcher| {
+            job(searcher);
+            None
+        }))
+    }
+
+    /// Hands the first step of a longer piece of work to the pool, or refuses it at
+    /// once when the pool is saturated; its follow-ups are never refused.
+    pub fn submit_step(&self, step: Step) -> Result<(), SubmitError> {
+        let mut queue = self.shared.lock();
+        if queue.closed {
+            return Err(SubmitError::Closed);
+        }
         // Admission: at most `threads` running plus `queue` waiting.
-        let limit = self.threads + self.queue;
-        let admitted = self
-            .pending
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < limit).then_some(n + 1)
-            });
-        if admitted.is_err() {
+        if self.pending() >= self.threads + self.queue {
             return Err(SubmitError::Full);
         }
-        let sender = match self.sender.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        let result = match sender {
-            Some(tx) => tx.try_send(job).map_err(|e| match e {
-                TrySendError::Full(_) => SubmitError::Full,
-                TrySendError::Disconnected(_) => SubmitError::Closed,
-            }),
-            None => Err(SubmitError::Closed),
-        };
-        if result.is_err() {
-            self.pending.fetch_sub(1, Ordering::AcqRel);
-        }
-        result
+        self.shared.pending.fetch_add(1, Ordering::AcqRel);
+        queue.steps.push_back(step);
+        drop(queue);
+        self.shared.ready.notify_one();
+        Ok(())
     }
 }
 
 impl Drop for SearchPool {
     fn drop(&mut self) {
-        // Closing the channel ends the threads once their current job is done.
-        if let Ok(mut s) = self.sender.lock() {
-            s.take();
-        }
+        // Closing the queue ends the threads once it is empty.
+        self.shared.lock().closed = true;
+        self.shared.ready.notify_all();
         if let Ok(mut handles) = self.handles.lock() {
             for h in handles.drain(..) {
                 // A job holding the pool's last reference drops it on a search
@@ -135,47 +171,79 @@ impl Drop for SearchPool {
     }
 }
 
-fn worker(rx: &Mutex<Receiver<Job>>, pending: &AtomicUsize) {
+fn worker(shared: &Shared) {
     let mut searcher = Searcher::new(TT_MB_PER_THREAD);
     loop {
-        let job = {
-            let guard = match rx.lock() {
-                Ok(g) => g,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            guard.recv()
+        let step = {
+            let mut queue = shared.lock();
+            loop {
+                if let Some(step) = queue.steps.pop_front() {
+                    break step;
+                }
+                if queue.closed {
+                    return;
+                }
+                queue = shared.ready.wait(queue).unwrap_or_else(|p| p.into_inner());
+            }
         };
-        let Ok(job) = job else { return };
         // A panicking job must not take the thread (and its slot) with it.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut searcher)));
-        if result.is_err() {
-            tracing::error!("a search job panicked");
-            searcher = Searcher::new(TT_MB_PER_THREAD);
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (step.0)(&mut searcher)));
+        match result {
+            // The slot passes to the follow-up, queued behind whoever waits.
+            Ok(Some(next)) => {
+                shared.lock().steps.push_back(next);
+                shared.ready.notify_one();
+            }
+            Ok(None) => {
+                shared.pending.fetch_sub(1, Ordering::AcqRel);
+            }
+            Err(_) => {
+                tracing::error!("a search job panicked");
+                searcher = Searcher::new(TT_MB_PER_THREAD);
+                shared.pending.fetch_sub(1, Ordering::AcqRel);
+            }
         }
-        pending.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc::channel;
+    use std::sync::mpsc::{Receiver, channel};
     use std::time::Duration;
+
+    /// A job that waits for a word on `release`, then reports `name` on `done`.
+    fn held(
+        name: &'static str,
+        release: &Arc<Mutex<Receiver<()>>>,
+        done: &std::sync::mpsc::Sender<&'static str>,
+    ) -> Job {
+        let (r, d) = (Arc::clone(release), done.clone());
+        Box::new(move |_| {
+            let _ = r.lock().unwrap().recv();
+            let _ = d.send(name);
+        })
+    }
+
+    fn wait_until_idle(pool: &SearchPool) {
+        for _ in 0..1000 {
+            if pool.pending() == 0 {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the pool never emptied: {pool:?}");
+    }
 
     #[test]
     fn refuses_when_threads_and_queue_are_full() {
         let pool = SearchPool::new(1, 1);
         let (release_tx, release_rx) = channel::<()>();
         let release_rx = Arc::new(Mutex::new(release_rx));
-        let (done_tx, done_rx) = channel::<()>();
+        let (done_tx, done_rx) = channel();
         for _ in 0..2 {
-            let r = Arc::clone(&release_rx);
-            let d = done_tx.clone();
-            pool.submit(Box::new(move |_| {
-                let _ = r.lock().unwrap().recv();
-                let _ = d.send(());
-            }))
-            .unwrap();
+            pool.submit(held("job", &release_rx, &done_tx)).unwrap();
         }
         assert_eq!(pool.submit(Box::new(|_| {})), Err(SubmitError::Full));
         release_tx.send(()).unwrap();
@@ -183,12 +251,59 @@ mod tests {
         done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         // Slots come back once jobs finish.
-        for _ in 0..100 {
-            if pool.pending() == 0 {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_until_idle(&pool);
         assert!(pool.submit(Box::new(|_| {})).is_ok());
+    }
+
+    /// Three steps that report `step 1..3`, the first waiting for a word on `go`.
+    fn three_steps(
+        go: Receiver<()>,
+        done: std::sync::mpsc::Sender<&'static str>,
+        n: usize,
+    ) -> Step {
+        Step::new(move |_| {
+            if n == 1 {
+                let _ = go.recv();
+            }
+            let _ = done.send(["step 1", "step 2", "step 3"][n - 1]);
+            (n < 3).then(|| three_steps(go, done, n + 1))
+        })
+    }
+
+    #[test]
+    fn a_follow_up_step_queues_behind_waiting_jobs_and_keeps_its_slot() {
+        // One thread, one queue place: the step runs, a job fills the queue.
+        let pool = SearchPool::new(1, 1);
+        let (go_tx, go_rx) = channel();
+        let (done_tx, done_rx) = channel();
+        pool.submit_step(three_steps(go_rx, done_tx.clone(), 1))
+            .unwrap();
+        let (release_tx, release_rx) = channel::<()>();
+        let release_rx = Arc::new(Mutex::new(release_rx));
+        pool.submit(held("job", &release_rx, &done_tx)).unwrap();
+        assert_eq!(pool.submit(Box::new(|_| {})), Err(SubmitError::Full));
+        // The step's follow-up is not refused although the queue is full, and it
+        // waits behind the job.
+        go_tx.send(()).unwrap();
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("step 1"));
+        release_tx.send(()).unwrap();
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("job"));
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("step 2"));
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("step 3"));
+        wait_until_idle(&pool);
+    }
+
+    #[test]
+    fn a_panicking_job_frees_its_slot() {
+        let pool = SearchPool::new(1, 0);
+        pool.submit(Box::new(|_| panic!("a job's own bug")))
+            .unwrap();
+        wait_until_idle(&pool);
+        let (done_tx, done_rx) = channel();
+        pool.submit(Box::new(move |_| {
+            let _ = done_tx.send(());
+        }))
+        .unwrap();
+        assert!(done_rx.recv_timeout(Duration::from_secs(10)).is_ok());
     }
 }
