@@ -149,6 +149,16 @@ impl Position {
         }
     }
 
+    /// The same board with the other side to move (the search's null move: a pass,
+    /// which the rules do not allow). The no-capture counter does not move.
+    #[inline]
+    pub fn null_move(&self) -> Position {
+        let mut next = *self;
+        next.turn = self.turn.opponent();
+        next.key ^= zobrist::DEFENDERS_TO_MOVE;
+        next
+    }
+
     /// The key computed from scratch (the incremental one must always equal it).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
@@ -584,5 +594,15 @@ mod tests {
         p.play_unchecked("e7-e4".parse().unwrap());
         assert_eq!(p.key(), p.compute_key());
         assert!(p.king().is_none());
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_only() {
+        let p = pos("brandubh", "4t2/7/7/2tK3/7/7/7 a 3");
+        let n = p.null_move();
+        assert_eq!(n.side_to_move(), Side::Defenders);
+        assert_eq!(n.key(), n.compute_key());
+        assert_eq!(n.to_string(), "4t2/7/7/2tK3/7/7/7 d 3");
+        assert_eq!(n.null_move(), p);
     }
 }

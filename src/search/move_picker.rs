@@ -9,7 +9,7 @@
 //! sorted; the later ones, all reduced alike, come in no particular (but fixed)
 //! order, which saves a full sort at every node that reaches them.
 
-use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
+use crate::rules::{MAX_MOVES, Move, Position, Side};
 
 use super::attacks::{
     Lines, bit, capture_squares, first_blocker, is_move, line_openers, opposite, rays, slide,
@@ -87,10 +87,7 @@ fn pack(score: i32, index: usize, code: usize) -> Scored {
 /// The move of a packed entry.
 #[inline]
 pub(crate) fn move_of(key: Scored) -> Move {
-    Move {
-        from: Square::from_index((key & 127) as u8),
-        to: Square::from_index(((key >> 7) & 127) as u8),
-    }
+    Move::from_code(key as u16)
 }
 
 /// The ordering score of a packed entry.
@@ -99,14 +96,14 @@ pub(crate) fn score_of(key: Scored) -> i32 {
     (key >> 32) as i32
 }
 
-/// A move as 14 bits: `from | to << 7`, as in [`Scored`].
+/// A move's [`Move::code`], as in [`Scored`].
 #[inline]
 fn code(m: Move) -> usize {
-    m.from.index() | (m.to.index() << 7)
+    m.code() as usize
 }
 
-/// No move's code.
-const NO_CODE: usize = usize::MAX;
+/// No move's code ([`Move::NONE`]'s, which no generated move has).
+const NO_CODE: usize = Move::NONE.code() as usize;
 
 /// What the stages need to know of a node, computed once when the first stage
 /// after the table's move begins.

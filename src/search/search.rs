@@ -9,7 +9,7 @@
 //! no-capture limit).
 
 use crate::rules::{
-    BitBoard, DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Outcome, Position, Side,
+    BitBoard, Escape, Move, MoveList, NoMovesOutcome, Outcome, Position, Side,
     repetitions,
 };
 
@@ -77,10 +77,6 @@ impl<'a> Search<'a> {
         keys: Vec<u64>,
         frames: &'a mut [Frame],
     ) -> Search<'a> {
-        let none = Move {
-            from: crate::rules::Square::new(0, 0),
-            to: crate::rules::Square::new(0, 0),
-        };
         Search {
             tt,
             heur,
@@ -89,7 +85,7 @@ impl<'a> Search<'a> {
             keys,
             nodes: 0,
             stopped: false,
-            pv: vec![[none; MAX_PLY]; MAX_PLY],
+            pv: vec![[Move::NONE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             frames,
         }
@@ -295,11 +291,9 @@ impl<'a> Search<'a> {
             && beta.abs() < MATE_BOUND
             && self.eval.eval_with(pos, king_danger) >= beta
         {
-            let mut null = *pos;
-            null.turn = side.opponent();
-            null.key ^= DEFENDERS_TO_MOVE;
+            let null = pos.null_move();
             let r = NULL_MOVE_BASE + depth / NULL_MOVE_DIVISOR;
-            self.keys.push(null.key);
+            self.keys.push(null.key());
             let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
             self.keys.pop();
             if self.stopped {
