@@ -40,9 +40,7 @@ pub struct CacheKey {
 impl CacheKey {
     pub fn of(game: &Game, multipv: usize, want: &Want) -> CacheKey {
         let pos = game.position();
-        let keys = game.keys();
-        let span = (pos.plies_since_capture() as usize + 1).min(keys.len());
-        let mut history: Vec<u64> = keys[keys.len() - span..keys.len() - 1].to_vec();
+        let mut history = game.repetition_window().earlier().to_vec();
         history.sort_unstable();
         CacheKey {
             rules_id: pos.variant().rules_id(),

@@ -5,28 +5,7 @@ use super::error::PlayError;
 use super::moves::{Move, MoveList, MoveText};
 use super::outcome::Outcome;
 use super::position::Position;
-
-/// How many times the last key of `keys` occurs in it. `plies_since_capture` is the
-/// counter of that last position: no position before the last capture can repeat
-/// (a capture cannot be undone), and only every second one has the same side to
-/// move, so at most `plies_since_capture / 2 + 1` keys are looked at.
-///
-/// ```
-/// assert_eq!(branan::rules::repetitions(&[7, 1, 7, 2, 7], 4), 3);
-/// assert_eq!(branan::rules::repetitions(&[7, 1, 7, 2, 7], 1), 1);
-/// ```
-pub fn repetitions(keys: &[u64], plies_since_capture: u16) -> usize {
-    let Some(&last) = keys.last() else {
-        return 0;
-    };
-    let span = (plies_since_capture as usize + 1).min(keys.len());
-    keys[keys.len() - span..]
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|&&k| k == last)
-        .count()
-}
+use super::repetition::RepetitionWindow;
 
 /// A game from a given position: the position now, and the key of every position
 /// since the start (the start included), so that repetition is judged over the
@@ -74,7 +53,12 @@ impl Game {
 
     /// How many times the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
-        repetitions(&self.keys, self.position.plies_since_capture())
+        self.repetition_window().occurrences()
+    }
+
+    /// The positions the current one can repeat (those since the last capture).
+    pub fn repetition_window(&self) -> RepetitionWindow<'_> {
+        RepetitionWindow::new(&self.keys, self.position.plies_since_capture())
     }
 
     /// `None` while the game goes on, else who won and why.

@@ -15,6 +15,7 @@ mod bitboard;
 mod edges;
 mod error;
 mod game;
+mod movegen;
 mod moves;
 mod notation;
 pub mod opentafl;
@@ -22,8 +23,10 @@ mod outcome;
 mod perft;
 mod position;
 mod rays;
+mod repetition;
 mod ruleset;
 mod square;
+mod threats;
 mod variant;
 mod zobrist;
 
@@ -31,20 +34,23 @@ pub use bitboard::BitBoard;
 pub use error::{
     Field, IllegalMove, InvalidPosition, MoveParseError, ParseError, PlayError, PositionError,
 };
-pub use game::{Game, repetitions};
+pub use game::Game;
+pub use movegen::Targets;
 pub use moves::{MAX_MOVES, Move, MoveList, MoveText};
 pub use notation::Setup;
 pub use opentafl::RulesStringError;
 pub use outcome::{Outcome, Reason};
 pub use perft::{divide, perft};
 pub use position::Position;
-pub(crate) use rays::{NEVER_OPEN, Rays, first_blocker, slide, slides};
+pub use repetition::{RepetitionWindow, repetitions};
 pub use ruleset::{
     MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet, RuleSetError, SIZES,
     custom_variants,
 };
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
+pub use threats::Lines;
+pub(crate) use threats::{line_squares, lines_from};
 pub use variant::{
     Escape, Features, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
 };

@@ -8,7 +8,8 @@ use super::bitboard::BitBoard;
 use super::error::MoveParseError;
 use super::square::Square;
 
-/// A move: one piece slides from `from` to `to`.
+/// A move: one piece slides from `from` to `to`. Two bytes; [`Move::code`] packs it
+/// into 14 bits, the one encoding that tables of moves use.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub from: Square,
@@ -16,11 +17,33 @@ pub struct Move {
 }
 
 impl Move {
-    /// A placeholder (`a1-a1`), never a legal move.
-    pub(crate) const NONE: Move = Move {
+    /// A placeholder (`a1-a1`, code 0), never a legal move: a piece cannot stay put.
+    pub const NONE: Move = Move {
         from: Square::new(0, 0),
         to: Square::new(0, 0),
     };
+
+    /// The move as 14 bits, `from | to << 7` (square indices are below 128); 0 is
+    /// [`Move::NONE`].
+    #[inline]
+    pub const fn code(self) -> u16 {
+        self.from.index() as u16 | (self.to.index() as u16) << 7
+    }
+
+    /// The move of a [`Move::code`] (only the low 14 bits are read).
+    #[inline]
+    pub(crate) const fn from_code(code: u16) -> Move {
+        Move {
+            from: Square::from_index((code & 127) as u8),
+            to: Square::from_index((code >> 7 & 127) as u8),
+        }
+    }
+
+    /// `Some(self)` unless this is [`Move::NONE`].
+    #[inline]
+    pub fn some(self) -> Option<Move> {
+        (self != Move::NONE).then_some(self)
+    }
 }
 
 impl fmt::Display for Move {
@@ -171,12 +194,8 @@ pub struct MoveList {
 
 impl MoveList {
     pub fn new() -> MoveList {
-        let none = Square::new(0, 0);
         MoveList {
-            moves: [Move {
-                from: none,
-                to: none,
-            }; MAX_MOVES],
+            moves: [Move::NONE; MAX_MOVES],
             len: 0,
         }
     }
@@ -263,6 +282,17 @@ mod tests {
         assert_eq!(t.mv.to_string(), "k11-k1");
         assert_eq!(t.declared_captures.unwrap().len(), 2);
         assert_eq!(MoveText::parse("a10a11").unwrap().mv.to_string(), "a10-a11");
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for m in ["a1-a11", "k11-a11", "b2-b9", "k1-k11"] {
+            let m: Move = m.parse().unwrap();
+            assert_ne!(m.code(), Move::NONE.code());
+            assert_eq!(Move::from_code(m.code()), m);
+        }
+        assert_eq!(Move::NONE.code(), 0);
+        assert_eq!(Move::NONE.some(), None);
     }
 
     #[test]

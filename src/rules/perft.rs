@@ -1,9 +1,10 @@
 //! Perft: the number of move sequences of a given length, with the game-end rules
 //! applied (a finished game has no moves).
 
-use super::game::{Game, repetitions};
+use super::game::Game;
 use super::moves::Move;
 use super::position::Position;
+use super::repetition::RepetitionWindow;
 
 /// The number of move sequences of `depth` plies from the game's position, the
 /// game's history counting for repetition.
@@ -43,11 +44,8 @@ fn perft_inner(pos: &Position, keys: &mut Vec<u64>, depth: u32) -> u64 {
         return 1;
     }
     // "No legal moves" would end the game too, but then there is nothing to count.
-    if pos.is_decided()
-        || pos
-            .outcome_after_moves(repetitions(keys, pos.plies_since_capture()))
-            .is_some()
-    {
+    let window = RepetitionWindow::new(keys, pos.plies_since_capture());
+    if pos.is_decided() || pos.outcome_after_moves(window.occurrences()).is_some() {
         return 0;
     }
     if depth == 1 {

@@ -6,11 +6,13 @@ use std::fmt;
 use super::bitboard::BitBoard;
 use super::edges;
 use super::error::IllegalMove;
-use super::moves::{Move, MoveList};
+use super::movegen::direction;
+use super::moves::Move;
 use super::outcome::{Outcome, Reason};
-use super::rays::slide;
+use super::repetition::RepetitionWindow;
 use super::square::{Piece, Side, Square};
-use super::variant::{KingCapture, RepetitionOutcome, Variant};
+use super::threats::king_capture_squares;
+use super::variant::{RepetitionOutcome, Variant};
 use super::zobrist;
 
 /// A position of one preset. Always valid for its preset: built by
@@ -149,6 +151,16 @@ impl Position {
         }
     }
 
+    /// The same board with the other side to move (the search's null move: a pass,
+    /// which the rules do not allow). The no-capture counter does not move.
+    #[inline]
+    pub fn null_move(&self) -> Position {
+        let mut next = *self;
+        next.turn = self.turn.opponent();
+        next.key ^= zobrist::DEFENDERS_TO_MOVE;
+        next
+    }
+
     /// The key computed from scratch (the incremental one must always equal it).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
@@ -165,90 +177,6 @@ impl Position {
             key ^= zobrist::DEFENDERS_TO_MOVE;
         }
         key
-    }
-
-    /// Every move of the side to move, whether or not the game is over (see
-    /// [`super::Game::legal_moves`] for the moves of a game in progress).
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        list
-    }
-
-    /// Appends the moves of the side to move to `list`: piece by piece in square
-    /// order, each north, east, south then west, nearest target first.
-    pub fn generate(&self, list: &mut MoveList) {
-        let v = self.variant;
-        let occ = self.occupied().0;
-        let r = v.tables.rays;
-        let soldier_stops = !v.restricted.0;
-        let king_stops = if v.throne_reentry {
-            !0
-        } else {
-            !BitBoard::from_square(v.geometry.throne).0
-        };
-        for from in self.pieces(self.turn) {
-            let stops = if self.king.contains(from) {
-                king_stops
-            } else {
-                soldier_stops
-            };
-            let i = from.index();
-            for dir in 0..4 {
-                let mut targets = slide(r, i, dir, occ) & stops;
-                if dir < 2 {
-                    // North and east: towards higher indices, nearest lowest.
-                    while targets != 0 {
-                        let t = targets.trailing_zeros();
-                        targets &= targets - 1;
-                        list.push(Move {
-                            from,
-                            to: Square::from_index(t as u8),
-                        });
-                    }
-                } else {
-                    while targets != 0 {
-                        let t = 127 - targets.leading_zeros();
-                        targets ^= 1u128 << t;
-                        list.push(Move {
-                            from,
-                            to: Square::from_index(t as u8),
-                        });
-                    }
-                }
-            }
-        }
-    }
-
-    /// The number of moves of the side to move, counted without generating them.
-    pub fn count_moves(&self) -> u32 {
-        let empty = !self.occupied();
-        let v = self.variant;
-        let soldiers = match self.turn {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
-        };
-        let mut count = count_slides(v, soldiers, empty, !v.restricted);
-        if self.turn == Side::Defenders && !self.king.is_empty() {
-            let mut king_may_stop = !v.restricted | v.geometry.corners;
-            if v.throne_reentry {
-                king_may_stop |= BitBoard::from_square(v.geometry.throne);
-            }
-            count += count_slides(v, self.king, empty, king_may_stop);
-        }
-        count
-    }
-
-    /// Whether the side to move has any move: a look at the neighbours first (a
-    /// piece next to an empty unrestricted square can move), the full count only
-    /// when every piece is boxed in.
-    #[inline]
-    pub fn has_moves(&self) -> bool {
-        let v = self.variant;
-        let free = !self.occupied() & !v.restricted;
-        let pieces = self.pieces(self.turn);
-        (0..4).any(|dir| !(v.geometry.shift(pieces, dir) & free).is_empty())
-            || self.count_moves() > 0
     }
 
     /// Checks that `m` is a move of the side to move on this board.
@@ -271,17 +199,11 @@ impl Position {
         if m.from == m.to {
             return Err(IllegalMove::NullMove { square: m.from });
         }
-        let dir = match (m.from.file() == m.to.file(), m.from.rank() == m.to.rank()) {
-            (true, _) if m.to.rank() > m.from.rank() => 0,
-            (true, _) => 2,
-            (_, true) if m.to.file() > m.from.file() => 1,
-            (_, true) => 3,
-            _ => {
-                return Err(IllegalMove::NotStraight {
-                    from: m.from,
-                    to: m.to,
-                });
-            }
+        let Some(dir) = direction(m.from, m.to) else {
+            return Err(IllegalMove::NotStraight {
+                from: m.from,
+                to: m.to,
+            });
         };
         let g = &self.variant.geometry;
         let occupied = self.occupied();
@@ -397,10 +319,16 @@ impl Position {
                 if st.two[dir][t] & anvils != 0 {
                     captures |= q;
                 }
-            } else if q & king != 0
-                && self.king_captured(Square::from_index(q.trailing_zeros() as u8), dir)
-            {
-                captures |= q;
+            } else if q & king != 0 {
+                // The king falls if `to` is a square where an attacker arriving
+                // captures him: asked of the board before this attacker came.
+                let before = !(1u128 << t);
+                let k = q.trailing_zeros() as usize;
+                let squares =
+                    king_capture_squares(v, k, self.attackers.0 & before, occupied & before);
+                if squares >> t & 1 != 0 {
+                    captures |= q;
+                }
             }
         }
         if v.features.shieldwall && v.geometry.edges.0 >> t & 1 != 0 {
@@ -409,68 +337,42 @@ impl Position {
         BitBoard(captures)
     }
 
-    /// Whether the king on `k`, just reached by an attacker moving in direction
-    /// `dir` (the attacker stands on the far side from `k`'s step in `dir`), is
-    /// captured.
-    fn king_captured(&self, k: Square, dir: usize) -> bool {
-        let v = self.variant;
-        let g = &v.geometry;
-        let surrounded_but = |skip: Option<Square>| {
-            (0..4).all(|d| match g.step(k, d) {
-                Some(n) => Some(n) == skip || self.attackers.contains(n),
-                None => false,
-            })
-        };
-        let opposite = || match g.step(k, dir) {
-            Some(r) => {
-                self.attackers.contains(r)
-                    || (v.king_hostile.contains(r) && !self.occupied().contains(r))
-            }
-            None => false,
-        };
-        match v.king_capture {
-            KingCapture::Weak => opposite(),
-            KingCapture::ThroneFour => {
-                if k == g.throne {
-                    surrounded_but(None)
-                } else {
-                    opposite()
-                }
-            }
-            KingCapture::ThroneFourBesideThree => {
-                if k == g.throne {
-                    surrounded_but(None)
-                } else if g.beside_throne.contains(k) {
-                    surrounded_but(Some(g.throne))
-                } else {
-                    opposite()
-                }
-            }
-            KingCapture::FourSides => {
-                if g.beside_throne.contains(k) {
-                    surrounded_but(Some(g.throne))
-                } else {
-                    surrounded_but(None)
-                }
-            }
-        }
-    }
-
     /// The end of the game, in the rules document's order, with `repetitions` the
     /// number of times this position has occurred (1 when it is new). `None` while
     /// the game goes on.
     pub fn outcome(&self, repetitions: usize) -> Option<Outcome> {
-        let v = self.variant;
         if let Some(end) = self.decided() {
             return Some(end);
         }
         if !self.has_moves() {
-            return Some(Outcome {
-                winner: v.no_moves_winner(self.turn),
-                reason: Reason::NoLegalMoves,
-            });
+            return Some(self.no_moves_outcome());
         }
         self.outcome_after_moves(repetitions)
+    }
+
+    /// [`Position::outcome`] for a caller that will generate the moves anyway: the
+    /// side to move having no move is judged here only where another rule would
+    /// otherwise end the game; elsewhere the caller finds no move to play and asks
+    /// [`Position::no_moves_outcome`]. The repetitions are counted only if needed.
+    #[inline(always)]
+    pub fn outcome_unless_no_moves(&self, window: RepetitionWindow<'_>) -> Option<Outcome> {
+        if self.is_decided() {
+            return self.decided();
+        }
+        let end = self.outcome_after_moves(window.occurrences())?;
+        if !self.has_moves() {
+            return Some(self.no_moves_outcome());
+        }
+        Some(end)
+    }
+
+    /// The end of the game when the side to move has no move.
+    #[inline]
+    pub fn no_moves_outcome(&self) -> Outcome {
+        Outcome {
+            winner: self.variant.no_moves_winner(self.turn),
+            reason: Reason::NoLegalMoves,
+        }
     }
 
     /// The rules after "no legal moves" (repetition, no-capture limit): what
@@ -545,23 +447,6 @@ impl Position {
     }
 }
 
-/// The number of moves of the pieces on `from` sliding through `empty` squares,
-/// counting only landings in `may_stop`. Each direction floods all pieces at once:
-/// a ray is cut by any piece, so two rays never share a square.
-#[inline]
-fn count_slides(v: &Variant, from: BitBoard, empty: BitBoard, may_stop: BitBoard) -> u32 {
-    let g = &v.geometry;
-    let mut count = 0;
-    for dir in 0..4 {
-        let mut front = g.shift(from, dir) & empty;
-        while !front.is_empty() {
-            count += (front & may_stop).len();
-            front = g.shift(front, dir) & empty;
-        }
-    }
-    count
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -584,5 +469,15 @@ mod tests {
         p.play_unchecked("e7-e4".parse().unwrap());
         assert_eq!(p.key(), p.compute_key());
         assert!(p.king().is_none());
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_only() {
+        let p = pos("brandubh", "4t2/7/7/2tK3/7/7/7 a 3");
+        let n = p.null_move();
+        assert_eq!(n.side_to_move(), Side::Defenders);
+        assert_eq!(n.key(), n.compute_key());
+        assert_eq!(n.to_string(), "4t2/7/7/2tK3/7/7/7 d 3");
+        assert_eq!(n.null_move(), p);
     }
 }

@@ -222,6 +222,29 @@ impl std::fmt::Debug for Tables {
     }
 }
 
+/// The board's slides for code outside the rules, which never sees the tables.
+impl super::variant::Variant {
+    /// The squares from `sq` (exclusive) to the board's edge in direction `dir`
+    /// (0 north, 1 east, 2 south, 3 west).
+    #[inline]
+    pub(crate) fn ray(&self, sq: usize, dir: usize) -> u128 {
+        self.tables.rays[dir][sq]
+    }
+
+    /// The empty squares a piece on `sq` slides over in direction `dir`, the
+    /// board occupied by `occ`.
+    #[inline]
+    pub(crate) fn slide(&self, sq: usize, dir: usize, occ: u128) -> u128 {
+        slide(self.tables.rays, sq, dir, occ)
+    }
+
+    /// Every empty square a piece on `sq` slides over, the board occupied by `occ`.
+    #[inline]
+    pub(crate) fn slides(&self, sq: usize, occ: u128) -> u128 {
+        slides(self.tables.rays, sq, occ)
+    }
+}
+
 /// The first occupied square from `sq` in direction `dir`, if any.
 #[inline]
 pub(crate) fn first_blocker(r: &Rays, sq: usize, dir: usize, occ: u128) -> Option<usize> {

@@ -219,7 +219,7 @@ pub struct Variant {
     /// Empty squares that count as an attacker against the king ("anvils").
     pub king_hostile: BitBoard,
     /// The board's ray and step tables.
-    pub(crate) tables: Tables,
+    pub(super) tables: Tables,
 }
 
 impl Variant {

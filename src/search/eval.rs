@@ -5,7 +5,13 @@
 
 use crate::rules::{Escape, Position, Side, Variant};
 
-use super::attacks::{bit, king_capture, line_squares, lines_from, rays, slide, slides};
+use crate::rules::{line_squares, lines_from};
+
+#[inline(always)]
+const fn bit(sq: usize) -> u128 {
+    1u128 << sq
+}
+
 use super::params::{CORNER, EDGE, MATE_BOUND, Weights};
 
 /// The weights for `v`'s family.
@@ -91,7 +97,7 @@ impl Evaluator {
             let mut n = 0;
             for dir in 0..4 {
                 if g.step(c, dir).is_some() {
-                    corner_slides[2 * i + n] = (c.index(), dir, rays(v)[dir][c.index()]);
+                    corner_slides[2 * i + n] = (c.index(), dir, v.ray(c.index(), dir));
                     n += 1;
                 }
             }
@@ -108,7 +114,7 @@ impl Evaluator {
 
     /// The static score of `pos` for the side to move.
     pub(crate) fn eval(&self, pos: &Position) -> i32 {
-        let danger = pos.side_to_move() == Side::Defenders && king_capture(pos).is_some();
+        let danger = pos.side_to_move() == Side::Defenders && pos.king_capture_move().is_some();
         self.eval_with(pos, danger)
     }
 
@@ -123,9 +129,8 @@ impl Evaluator {
         s -= w.escape_guard * (att & self.guards).count_ones() as i32;
         if let Some(k) = pos.king() {
             let k = k.index();
-            let r = rays(v);
             let occ = pos.occupied().0;
-            let moves = slides(r, k, occ);
+            let moves = v.slides(k, occ);
             s += w.king_mobility * moves.count_ones() as i32;
             let without_king = occ & !bit(k);
             let mut routes = 0;
@@ -136,7 +141,7 @@ impl Evaluator {
                     // from a corner.
                     for &(c, dir, line) in &self.corner_slides {
                         if moves & line != 0 {
-                            routes += (moves & slide(r, c, dir, without_king)).count_ones();
+                            routes += (moves & v.slide(c, dir, without_king)).count_ones();
                         }
                     }
                 }

@@ -15,10 +15,9 @@
 //!
 //! Files: `search.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
-//! `attacks.rs` (geometry), `clock.rs` (limits), `level.rs` (strength levels),
+//! `clock.rs` (limits), `level.rs` (strength levels),
 //! `bench.rs` (the benchmark).
 
-mod attacks;
 pub mod bench;
 mod clock;
 mod eval;

@@ -9,12 +9,8 @@
 //! sorted; the later ones, all reduced alike, come in no particular (but fixed)
 //! order, which saves a full sort at every node that reaches them.
 
-use crate::rules::{MAX_MOVES, Move, Position, Side, Square};
-
-use super::attacks::{
-    Lines, bit, capture_squares, first_blocker, is_move, line_openers, opposite, rays, slide,
-};
 use super::params::MAX_PLY;
+use crate::rules::{BitBoard, Lines, MAX_MOVES, Move, Position, STRIDE, Side, Targets};
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 pub(crate) const CAPTURE: i32 = 1 << 29;
@@ -27,6 +23,11 @@ const HISTORY_MAX: i32 = 1 << 24;
 pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
+}
+
+#[inline(always)]
+const fn bit(sq: usize) -> u128 {
+    1u128 << sq
 }
 
 #[inline]
@@ -87,10 +88,7 @@ fn pack(score: i32, index: usize, code: usize) -> Scored {
 /// The move of a packed entry.
 #[inline]
 pub(crate) fn move_of(key: Scored) -> Move {
-    Move {
-        from: Square::from_index((key & 127) as u8),
-        to: Square::from_index(((key >> 7) & 127) as u8),
-    }
+    Move::from_code(key as u16)
 }
 
 /// The ordering score of a packed entry.
@@ -99,14 +97,14 @@ pub(crate) fn score_of(key: Scored) -> i32 {
     (key >> 32) as i32
 }
 
-/// A move as 14 bits: `from | to << 7`, as in [`Scored`].
+/// A move's [`Move::code`], as in [`Scored`].
 #[inline]
 fn code(m: Move) -> usize {
-    m.from.index() | (m.to.index() << 7)
+    m.code() as usize
 }
 
-/// No move's code.
-const NO_CODE: usize = usize::MAX;
+/// No move's code ([`Move::NONE`]'s, which no generated move has).
+const NO_CODE: usize = Move::NONE.code() as usize;
 
 /// What the stages need to know of a node, computed once when the first stage
 /// after the table's move begins.
@@ -136,16 +134,15 @@ impl Plan {
 
     fn new(pos: &Position, tt: Option<Move>, heur: &Heuristics, ply: usize, threat: Lines) -> Plan {
         let side = pos.side_to_move();
-        let v = pos.variant();
         let king = pos.king();
         let (pressure, king_tactical) = match (side, king) {
-            (Side::Attackers, Some(k)) => (threat.path | v.tables.steps.around[k.index()], 0),
-            (Side::Defenders, Some(k)) => (0, line_openers(pos, k.index(), !0)),
+            (Side::Attackers, Some(_)) => (threat.path | pos.around_king().0, 0),
+            (Side::Defenders, Some(_)) => (0, pos.king_line_openers(BitBoard(!0)).0),
             _ => (0, 0),
         };
         let killers = heur.killers[ply.min(MAX_PLY - 1)];
         Plan {
-            captures: capture_squares(pos, side),
+            captures: pos.capture_squares(side).0,
             pressure,
             threat_path: threat.path,
             king_tactical,
@@ -181,108 +178,40 @@ impl Plan {
     }
 }
 
-/// Calls `f(from, to, is_king)` for the moves of the side to move, in
-/// [`Position::generate`]'s order, whose target is in `filter(is_king)`.
-#[inline]
-fn for_each_move(
-    pos: &Position,
-    filter: impl Fn(bool) -> u128,
-    mut f: impl FnMut(usize, usize, bool),
-) {
-    let v = pos.variant();
-    let r = rays(v);
-    let occ = pos.occupied().0;
-    let king = pos.king().map_or(usize::MAX, |k| k.index());
-    let soldier_stops = !v.restricted.0;
-    let king_stops = if v.throne_reentry {
-        !0
-    } else {
-        !bit(v.geometry.throne.index())
-    };
-    let soldier_filter = soldier_stops & filter(false);
-    let king_filter = king_stops & filter(true);
-    let mut pieces = pos.pieces(pos.side_to_move()).0;
-    while pieces != 0 {
-        let from = pieces.trailing_zeros() as usize;
-        pieces &= pieces - 1;
-        let is_king = from == king;
-        let keep = if is_king { king_filter } else { soldier_filter };
-        for dir in 0..4 {
-            let mut targets = slide(r, from, dir, occ) & keep;
-            if dir < 2 {
-                while targets != 0 {
-                    let t = targets.trailing_zeros() as usize;
-                    targets &= targets - 1;
-                    f(from, t, is_king);
-                }
-            } else {
-                while targets != 0 {
-                    let t = 127 - targets.leading_zeros() as usize;
-                    targets ^= bit(t);
-                    f(from, t, is_king);
-                }
-            }
-        }
-    }
-}
-
 /// The good moves (not the table's) into `scored`, then the legal killers that are
-/// not good; returns how many. Good moves are found from their targets, which are
-/// few; each is keyed by its place in generation order (piece, direction,
+/// not good; returns how many. Good moves are generated from their targets, which
+/// are few; each is keyed by its place in generation order (piece, direction,
 /// distance) to break ties as [`Position::generate`] would.
 #[inline(never)]
 fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
-    let v = pos.variant();
-    let r = rays(v);
-    let occ = pos.occupied().0;
-    let own = pos.pieces(pos.side_to_move()).0;
-    let king = pos.king().map_or(usize::MAX, |k| k.index());
-    let soldier_good = plan.good(false) & !v.restricted.0;
-    let king_good = plan.good(true)
-        & if v.throne_reentry {
-            !0
-        } else {
-            !bit(v.geometry.throne.index())
-        };
-    let mut targets = (soldier_good | king_good) & !occ;
+    let targets = Targets {
+        soldiers: BitBoard(plan.good(false)),
+        king: BitBoard(plan.good(true)),
+    };
     let mut n = 0;
-    while targets != 0 {
-        let t = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        for dir in 0..4 {
-            let Some(from) = first_blocker(r, t, dir, occ) else {
-                continue;
-            };
-            if own & bit(from) == 0 {
-                continue;
-            }
-            let good = if from == king {
-                king_good
-            } else {
-                soldier_good
-            };
-            let c = from | (t << 7);
-            if good & bit(t) == 0 || c == plan.tt {
-                continue;
-            }
-            // The piece moves the opposite way; N and S steps are 11 squares.
-            let distance = if dir % 2 == 0 {
-                from.abs_diff(t) / crate::rules::STRIDE as usize
-            } else {
-                from.abs_diff(t)
-            };
-            let order = (from << 9) | (opposite(dir) << 7) | distance;
-            scored[n] = pack(plan.good_score(t), order, c);
-            n += 1;
+    pos.generate_moves_to(targets, |m, dir| {
+        let c = code(m);
+        if c == plan.tt {
+            return;
         }
-    }
+        let (from, t) = (m.from.index(), m.to.index());
+        // North and south steps are a rank apart.
+        let distance = if dir % 2 == 0 {
+            from.abs_diff(t) / STRIDE as usize
+        } else {
+            from.abs_diff(t)
+        };
+        let order = (from << 9) | (dir << 7) | distance;
+        scored[n] = pack(plan.good_score(t), order, c);
+        n += 1;
+    });
     for (i, &k) in plan.killers.iter().enumerate() {
         if k == NO_CODE || k == plan.tt {
             continue;
         }
         let m = move_of(k as Scored);
         let is_king = pos.king() == Some(m.from);
-        if is_move(pos, m) && plan.good(is_king) & bit(m.to.index()) == 0 {
+        if pos.is_pseudo_legal(m) && plan.good(is_king) & bit(m.to.index()) == 0 {
             scored[n] = pack(KILLER + i32::from(i == 0), n, k);
             n += 1;
         }
@@ -295,18 +224,18 @@ fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
 #[inline(never)]
 fn generate_quiet(pos: &Position, plan: &Plan, heur: &Heuristics, scored: &mut [Scored]) -> usize {
     let history = &heur.history[history_index(pos.side_to_move(), Move::NONE)..][..1 << 14];
+    let targets = Targets {
+        soldiers: BitBoard(!plan.good(false)),
+        king: BitBoard(!plan.good(true)),
+    };
     let mut n = 0;
-    for_each_move(
-        pos,
-        |is_king| !plan.good(is_king),
-        |from, t, _| {
-            let c = from | (t << 7);
-            if c != plan.tt && c != plan.killers[0] && c != plan.killers[1] {
-                scored[n] = pack(history[(from << 7) | t], n, c);
-                n += 1;
-            }
-        },
-    );
+    pos.generate_moves_for(pos.pieces(pos.side_to_move()), targets, |m| {
+        let c = code(m);
+        if c != plan.tt && c != plan.killers[0] && c != plan.killers[1] {
+            scored[n] = pack(history[(m.from.index() << 7) | m.to.index()], n, c);
+            n += 1;
+        }
+    });
     n
 }
 
@@ -336,7 +265,7 @@ pub(crate) struct MovePicker {
 }
 
 impl MovePicker {
-    /// `tt` must be a move of `pos` (see [`is_move`]); `threat` is the king's open
+    /// `tt` must be a move of `pos` (see [`Position::is_pseudo_legal`]); `threat` is the king's open
     /// lines (read with the attackers to move).
     pub(crate) fn new(tt: Option<Move>, ply: usize, threat: Lines) -> MovePicker {
         MovePicker {
@@ -431,7 +360,7 @@ pub(crate) fn ordered_moves(
     threat: Lines,
 ) -> Vec<Move> {
     let mut scored = [0; MAX_MOVES];
-    let mut picker = MovePicker::new(tt.filter(|&m| is_move(pos, m)), 0, threat);
+    let mut picker = MovePicker::new(tt.filter(|&m| pos.is_pseudo_legal(m)), 0, threat);
     let mut moves = Vec::new();
     while let Some((m, _)) = picker.next(pos, &mut scored, heur) {
         moves.push(m);
@@ -473,7 +402,7 @@ mod tests {
                     }
                     let tt =
                         (rand() % 3 == 0).then(|| moves[(rand() % moves.len() as u64) as usize]);
-                    let threat = crate::search::attacks::king_lines(&pos);
+                    let threat = pos.king_lines();
                     let got = ordered_moves(&pos, tt, &heur, threat);
 
                     let plan = Plan::new(&pos, tt, &heur, 0, threat);

@@ -8,14 +8,6 @@
 //! attackers eliminated, no legal move, repetition against the game's history, the
 //! no-capture limit).
 
-use crate::rules::{
-    BitBoard, DEFENDERS_TO_MOVE, Escape, Move, MoveList, NoMovesOutcome, Outcome, Position, Side,
-    repetitions,
-};
-
-use super::attacks::{
-    Lines, capture_squares, is_move, king_capture, king_lines, line_openers, moves_to,
-};
 use super::clock::Clock;
 use super::eval::Evaluator;
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
@@ -25,6 +17,9 @@ use super::params::{
     QS_KING_THREAT_PLIES,
 };
 use super::tt::{Bound, Tt};
+use crate::rules::{
+    BitBoard, Escape, Lines, Move, MoveList, Outcome, Position, RepetitionWindow, Side, Targets,
+};
 
 pub(crate) const INF: i32 = MATE + 1;
 
@@ -77,10 +72,6 @@ impl<'a> Search<'a> {
         keys: Vec<u64>,
         frames: &'a mut [Frame],
     ) -> Search<'a> {
-        let none = Move {
-            from: crate::rules::Square::new(0, 0),
-            to: crate::rules::Square::new(0, 0),
-        };
         Search {
             tt,
             heur,
@@ -89,7 +80,7 @@ impl<'a> Search<'a> {
             keys,
             nodes: 0,
             stopped: false,
-            pv: vec![[none; MAX_PLY]; MAX_PLY],
+            pv: vec![[Move::NONE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             frames,
         }
@@ -112,27 +103,9 @@ impl<'a> Search<'a> {
     /// no-capture limit would otherwise apply).
     #[inline(always)]
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let win = MATE - ply as i32;
-        let score = |end: Outcome| match end.winner {
-            None => DRAW,
-            Some(side) if side == pos.side_to_move() => win,
-            Some(_) => -win,
-        };
-        if pos.is_decided() {
-            return pos.decided().map(score);
-        }
-        let counter = pos.plies_since_capture();
-        // No position can repeat within four plies of a capture.
-        let reps = if counter >= 4 {
-            repetitions(&self.keys, counter)
-        } else {
-            1
-        };
-        let end = pos.outcome_after_moves(reps)?;
-        if !pos.has_moves() {
-            return Some(no_moves_score(pos, ply));
-        }
-        Some(score(end))
+        let window = RepetitionWindow::new(&self.keys, pos.plies_since_capture());
+        let end = pos.outcome_unless_no_moves(window)?;
+        Some(outcome_score(pos, end, ply))
     }
 
     /// The principal variation of a node won by one move.
@@ -162,7 +135,7 @@ impl<'a> Search<'a> {
         prev_best: Option<Move>,
     ) -> Option<RootResult> {
         let threat = if pos.side_to_move() == Side::Attackers {
-            king_lines(pos)
+            pos.king_lines()
         } else {
             Lines::default()
         };
@@ -231,7 +204,7 @@ impl<'a> Search<'a> {
         }
         let side = pos.side_to_move();
         let win_next = MATE - ply as i32 - 1;
-        let lines = king_lines(pos);
+        let lines = pos.king_lines();
         let king_danger = match side {
             Side::Defenders => {
                 if lines.count > 0 {
@@ -244,10 +217,10 @@ impl<'a> Search<'a> {
                 let needed = depth <= 0
                     || depth >= NULL_MOVE_MIN_DEPTH.min(LMR_MIN_DEPTH)
                     || ply >= MAX_PLY - 8;
-                needed && king_capture(pos).is_some()
+                needed && pos.king_capture_move().is_some()
             }
             Side::Attackers => {
-                if let Some(m) = king_capture(pos) {
+                if let Some(m) = pos.king_capture_move() {
                     self.set_final_move(ply, Some(m));
                     return win_next;
                 }
@@ -295,11 +268,9 @@ impl<'a> Search<'a> {
             && beta.abs() < MATE_BOUND
             && self.eval.eval_with(pos, king_danger) >= beta
         {
-            let mut null = *pos;
-            null.turn = side.opponent();
-            null.key ^= DEFENDERS_TO_MOVE;
+            let null = pos.null_move();
             let r = NULL_MOVE_BASE + depth / NULL_MOVE_DIVISOR;
-            self.keys.push(null.key);
+            self.keys.push(null.key());
             let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
             self.keys.pop();
             if self.stopped {
@@ -312,7 +283,7 @@ impl<'a> Search<'a> {
 
         // The table's move is tried before any move is generated: when it cuts off,
         // the node costs no generation and no ordering.
-        let tt_move = tt_move.filter(|&m| is_move(pos, m));
+        let tt_move = tt_move.filter(|&m| pos.is_pseudo_legal(m));
         let mut picker = MovePicker::new(tt_move, ply, lines);
 
         let original_alpha = alpha;
@@ -406,8 +377,8 @@ impl<'a> Search<'a> {
             return 0;
         }
         let win_next = MATE - ply as i32 - 1;
-        let lines = king_lines(pos);
-        let capture = king_capture(pos).is_some();
+        let lines = pos.king_lines();
+        let capture = pos.king_capture_move().is_some();
         match pos.side_to_move() {
             Side::Defenders if lines.count > 0 => win_next,
             Side::Attackers if capture => win_next,
@@ -450,7 +421,7 @@ impl<'a> Search<'a> {
                 }
                 if lines.count == 1 {
                     stand_pat = false;
-                    moves_to(pos, lines.path, list);
+                    pos.generate_moves_to(Targets::same(BitBoard(lines.path)), |m, _| list.push(m));
                     if list.is_empty() {
                         return -(MATE - ply as i32 - 2);
                     }
@@ -468,7 +439,9 @@ impl<'a> Search<'a> {
             }
             best = e;
             alpha = alpha.max(e);
-            moves_to(pos, capture_squares(pos, side), list);
+            pos.generate_moves_to(Targets::same(pos.capture_squares(side)), |m, _| {
+                list.push(m)
+            });
             if side == Side::Defenders && qply < QS_KING_THREAT_PLIES {
                 king_threats(pos, list);
             }
@@ -503,11 +476,11 @@ impl<'a> Search<'a> {
 fn king_threats(pos: &Position, list: &mut MoveList) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
-    let mut within = !capture_squares(pos, Side::Defenders);
+    let mut within = !pos.capture_squares(Side::Defenders);
     if v.escape == Escape::Corners {
-        within &= !v.restricted.0;
+        within &= !v.restricted;
     }
-    for t in BitBoard(line_openers(pos, k.index(), within)) {
+    for t in pos.king_line_openers(within) {
         list.push(Move { from: k, to: t });
     }
 }
@@ -522,11 +495,19 @@ fn escape_move(pos: &Position, lines: Lines) -> Option<Move> {
     })
 }
 
+/// The score of a finished game for the side to move, `ply` plies from the root.
+#[inline]
+fn outcome_score(pos: &Position, end: Outcome, ply: usize) -> i32 {
+    let win = MATE - ply as i32;
+    match end.winner {
+        None => DRAW,
+        Some(side) if side == pos.side_to_move() => win,
+        Some(_) => -win,
+    }
+}
+
 /// The score of a side to move that has no legal move.
 #[inline]
 fn no_moves_score(pos: &Position, ply: usize) -> i32 {
-    match pos.variant().no_legal_moves {
-        NoMovesOutcome::Loses => -(MATE - ply as i32),
-        NoMovesOutcome::Draw => DRAW,
-    }
+    outcome_score(pos, pos.no_moves_outcome(), ply)
 }

@@ -2,7 +2,7 @@
 //! generation so that a reused table needs no clearing between searches (and stays
 //! deterministic: entries of older searches are never read).
 
-use crate::rules::{Move, Square};
+use crate::rules::Move;
 
 use super::params::MATE_BOUND;
 
@@ -32,7 +32,6 @@ pub(crate) struct Hit {
     pub bound: Bound,
 }
 
-const NO_MOVE: u16 = u16::MAX;
 const GENERATIONS: u8 = 64;
 
 pub(crate) struct Tt {
@@ -79,7 +78,7 @@ impl Tt {
             _ => Bound::Upper,
         };
         Some(Hit {
-            mv: unpack(e.mv),
+            mv: Move::from_code(e.mv).some(),
             score: from_tt(e.score, ply),
             depth: e.depth as i32,
             bound,
@@ -103,9 +102,9 @@ impl Tt {
             return;
         }
         let mv = match (mv, same) {
-            (Some(m), _) => pack(m),
+            (Some(m), _) => m.code(),
             (None, true) => old.mv,
-            (None, false) => NO_MOVE,
+            (None, false) => Move::NONE.code(),
         };
         let b = match bound {
             Bound::Exact => 1,
@@ -120,19 +119,6 @@ impl Tt {
             meta: (self.generation << 2) | b,
         };
     }
-}
-
-#[inline]
-fn pack(m: Move) -> u16 {
-    (m.from.index() as u16) | ((m.to.index() as u16) << 7)
-}
-
-#[inline]
-fn unpack(x: u16) -> Option<Move> {
-    (x != NO_MOVE).then(|| Move {
-        from: Square::from_index((x & 127) as u8),
-        to: Square::from_index((x >> 7) as u8),
-    })
 }
 
 /// Wins are stored as distances from the stored node, read back from the root.

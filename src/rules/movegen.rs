@@ -1,0 +1,242 @@
+//! Move generation: every move of the side to move, the moves of some pieces to
+//! some squares (streamed to a closure, in one fixed order), the moves onto a few
+//! target squares, counting moves, and whether one move is a move of the position.
+//!
+//! The order of [`Position::generate_moves_for`] is the order of every list of
+//! moves: piece by piece in square order, each north, east, south then west,
+//! nearest target first.
+
+use super::bitboard::BitBoard;
+use super::moves::{Move, MoveList};
+use super::position::Position;
+use super::rays::{first_blocker, slide};
+use super::square::{Side, Square};
+use super::variant::Variant;
+
+/// Where moves may land: one set of squares for soldiers, one for the king. The
+/// squares where a piece may not stop are left out by the generator whatever the
+/// sets say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Targets {
+    pub soldiers: BitBoard,
+    pub king: BitBoard,
+}
+
+impl Targets {
+    /// Every square, for every piece.
+    pub const ALL: Targets = Targets::same(BitBoard(!0));
+
+    /// The same squares for soldiers and king.
+    pub const fn same(squares: BitBoard) -> Targets {
+        Targets {
+            soldiers: squares,
+            king: squares,
+        }
+    }
+}
+
+/// The squares where a soldier and where the king may stop.
+#[inline(always)]
+fn stops(v: &Variant) -> (u128, u128) {
+    let king = if v.throne_reentry {
+        !0
+    } else {
+        !(1u128 << v.geometry.throne.index())
+    };
+    (!v.restricted.0, king)
+}
+
+/// The one direction from `from` to `to` (0 N, 1 E, 2 S, 3 W), if they share a
+/// line and differ.
+#[inline]
+pub(crate) fn direction(from: Square, to: Square) -> Option<usize> {
+    if from.rank() == to.rank() {
+        match to.file().cmp(&from.file()) {
+            std::cmp::Ordering::Greater => Some(1),
+            std::cmp::Ordering::Less => Some(3),
+            std::cmp::Ordering::Equal => None,
+        }
+    } else if from.file() == to.file() {
+        Some(if to.rank() > from.rank() { 0 } else { 2 })
+    } else {
+        None
+    }
+}
+
+impl Position {
+    /// Every move of the side to move, whether or not the game is over (see
+    /// [`super::Game::legal_moves`] for the moves of a game in progress).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// Appends the moves of the side to move to `list`, in generation order.
+    #[inline]
+    pub fn generate(&self, list: &mut MoveList) {
+        self.generate_moves_for(self.pieces(self.turn), Targets::ALL, |m| list.push(m));
+    }
+
+    /// Calls `f` with every move of the side to move made by one of `pieces`
+    /// (others are ignored) and landing on `targets`, in generation order: piece by
+    /// piece in square order, each north, east, south then west, nearest first.
+    #[inline(always)]
+    pub fn generate_moves_for(&self, pieces: BitBoard, targets: Targets, mut f: impl FnMut(Move)) {
+        let v = self.variant;
+        let r = v.tables.rays;
+        let occ = self.occupied().0;
+        let (soldier_stops, king_stops) = stops(v);
+        let soldier_keep = soldier_stops & targets.soldiers.0;
+        let king_keep = king_stops & targets.king.0;
+        let king = self.king.0;
+        let mut pieces = (pieces & self.pieces(self.turn)).0;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let keep = if king >> from & 1 != 0 {
+                king_keep
+            } else {
+                soldier_keep
+            };
+            let from_sq = Square::from_index(from as u8);
+            for dir in 0..4 {
+                let mut to = slide(r, from, dir, occ) & keep;
+                if dir < 2 {
+                    // North and east: towards higher indices, nearest lowest.
+                    while to != 0 {
+                        let t = to.trailing_zeros();
+                        to &= to - 1;
+                        f(Move {
+                            from: from_sq,
+                            to: Square::from_index(t as u8),
+                        });
+                    }
+                } else {
+                    while to != 0 {
+                        let t = 127 - to.leading_zeros();
+                        to ^= 1u128 << t;
+                        f(Move {
+                            from: from_sq,
+                            to: Square::from_index(t as u8),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `f(move, direction)` with every move of the side to move that lands on
+    /// `targets` (the direction the piece moves, 0 N, 1 E, 2 S, 3 W): target by
+    /// target in square order, then the piece coming from the north, east, south and
+    /// west of it. Cheaper than [`Position::generate_moves_for`] when the targets
+    /// are few.
+    #[inline(always)]
+    pub fn generate_moves_to(&self, targets: Targets, mut f: impl FnMut(Move, usize)) {
+        let v = self.variant;
+        let r = v.tables.rays;
+        let occ = self.occupied().0;
+        let own = self.pieces(self.turn).0;
+        let king = self.king.0;
+        let (soldier_stops, king_stops) = stops(v);
+        let soldier_keep = soldier_stops & targets.soldiers.0;
+        let king_keep = king_stops & targets.king.0;
+        let mut to = (soldier_keep | king_keep) & !occ;
+        while to != 0 {
+            let t = to.trailing_zeros() as usize;
+            to &= to - 1;
+            for dir in 0..4 {
+                let Some(from) = first_blocker(r, t, dir, occ) else {
+                    continue;
+                };
+                if own >> from & 1 == 0 {
+                    continue;
+                }
+                let keep = if king >> from & 1 != 0 {
+                    king_keep
+                } else {
+                    soldier_keep
+                };
+                if keep >> t & 1 != 0 {
+                    f(
+                        Move {
+                            from: Square::from_index(from as u8),
+                            to: Square::from_index(t as u8),
+                        },
+                        (dir + 2) & 3,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether `m` is a move of the side to move here (a move from another
+    /// position, such as a remembered one, may not be). Cheaper than
+    /// [`Position::check_move`], which says what is wrong.
+    #[inline]
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let from = m.from.index();
+        if self.pieces(self.turn).0 >> from & 1 == 0 {
+            return false;
+        }
+        let Some(dir) = direction(m.from, m.to) else {
+            return false;
+        };
+        let v = self.variant;
+        let (soldier_stops, king_stops) = stops(v);
+        let stops = if self.king.0 >> from & 1 != 0 {
+            king_stops
+        } else {
+            soldier_stops
+        };
+        (slide(v.tables.rays, from, dir, self.occupied().0) & stops) >> m.to.index() & 1 != 0
+    }
+
+    /// The number of moves of the side to move, counted without generating them.
+    pub fn count_moves(&self) -> u32 {
+        let empty = !self.occupied();
+        let v = self.variant;
+        let soldiers = match self.turn {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        let mut count = count_slides(v, soldiers, empty, !v.restricted);
+        if self.turn == Side::Defenders && !self.king.is_empty() {
+            let mut king_may_stop = !v.restricted | v.geometry.corners;
+            if v.throne_reentry {
+                king_may_stop |= BitBoard::from_square(v.geometry.throne);
+            }
+            count += count_slides(v, self.king, empty, king_may_stop);
+        }
+        count
+    }
+
+    /// Whether the side to move has any move: a look at the neighbours first (a
+    /// piece next to an empty unrestricted square can move), the full count only
+    /// when every piece is boxed in.
+    #[inline]
+    pub fn has_moves(&self) -> bool {
+        let v = self.variant;
+        let free = !self.occupied() & !v.restricted;
+        let pieces = self.pieces(self.turn);
+        (0..4).any(|dir| !(v.geometry.shift(pieces, dir) & free).is_empty())
+            || self.count_moves() > 0
+    }
+}
+
+/// The number of moves of the pieces on `from` sliding through `empty` squares,
+/// counting only landings in `may_stop`. Each direction floods all pieces at once:
+/// a ray is cut by any piece, so two rays never share a square.
+#[inline]
+fn count_slides(v: &Variant, from: BitBoard, empty: BitBoard, may_stop: BitBoard) -> u32 {
+    let g = &v.geometry;
+    let mut count = 0;
+    for dir in 0..4 {
+        let mut front = g.shift(from, dir) & empty;
+        while !front.is_empty() {
+            count += (front & may_stop).len();
+            front = g.shift(front, dir) & empty;
+        }
+    }
+    count
+}

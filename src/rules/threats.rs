@@ -1,0 +1,390 @@
+//! What the search asks about threats: the king's open lines to escape squares,
+//! the squares from which he would have one, the squares where a move captures,
+//! and the attackers' move that captures the king. Playing a move uses the same
+//! king-capture test ([`king_capture_squares`]).
+
+use super::bitboard::BitBoard;
+use super::moves::Move;
+use super::position::Position;
+use super::rays::{NEVER_OPEN, Rays, first_blocker, slides};
+use super::square::{STRIDE, Side, Square};
+use super::variant::{Escape, KingCapture, Variant};
+
+#[inline(always)]
+const fn bit(sq: usize) -> u128 {
+    1u128 << sq
+}
+
+/// The king's open lines: rays with nothing on them that end on an escape square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lines {
+    /// How many lines are open (a king in the middle of an edge-escape board may
+    /// have up to four).
+    pub count: u32,
+    /// The squares of the open lines (the escape squares included).
+    pub path: u128,
+}
+
+/// The open lines of a king standing on `k` in preset `v` with the board
+/// occupied by `occ`.
+#[inline]
+pub(crate) fn lines_from(v: &Variant, k: usize, occ: u128) -> Lines {
+    // Corner presets keep their (at most two) rays per square in the first two
+    // slots of the table.
+    match v.escape {
+        Escape::Corners => lines_in::<2>(v.tables.escape, k, occ),
+        Escape::Edges => lines_in::<4>(v.tables.escape, k, occ),
+    }
+}
+
+/// [`lines_from`] over the first `N` slots of the escape rays.
+#[inline(always)]
+fn lines_in<const N: usize>(esc: &Rays, k: usize, occ: u128) -> Lines {
+    let mut lines = Lines::default();
+    let occ = occ | NEVER_OPEN;
+    for dir_rays in &esc[..N] {
+        let ray = dir_rays[k];
+        if ray & occ == 0 {
+            lines.count += 1;
+            lines.path |= ray;
+        }
+    }
+    lines
+}
+
+/// The squares with a ray to an escape square (the edges, in corner presets).
+#[inline]
+pub(crate) fn line_squares(v: &Variant) -> u128 {
+    match v.escape {
+        Escape::Corners => v.geometry.edges.0,
+        Escape::Edges => v.geometry.board.0,
+    }
+}
+
+/// The empty squares next to the king on `k` where an attacker arriving captures
+/// him, on the board of `attackers` with `occ` occupied (whether an attacker can
+/// get there is not asked).
+#[inline]
+pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: u128) -> u128 {
+    let g = &v.geometry;
+    let around = v.tables.steps.around[k];
+    // Where an attacker may arrive next to the king.
+    let free = around & !occ & !v.restricted.0;
+    if free == 0 {
+        return 0;
+    }
+    let anvils = attackers | (v.king_hostile.0 & !occ);
+    // Every rule needs an attacker or a hostile empty square next to him already.
+    if around & anvils == 0 {
+        return 0;
+    }
+    // The free sides whose opposite side is an anvil: each anvil next to the king
+    // mirrored through him (a step of one square either way is a shift by two
+    // steps; mirrors that do not land next to him fall outside `free`).
+    let custodial = || {
+        let a = anvils & around;
+        let two_ranks = 2 * STRIDE as u32;
+        ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
+    };
+    // The one free side of a king whose other sides are attackers (or `hard`);
+    // never on an edge, where a side is off the board.
+    let enclosed = |hard: u128| {
+        let missing = around & !hard;
+        if around.count_ones() == 4 && missing.count_ones() == 1 {
+            missing & free
+        } else {
+            0
+        }
+    };
+    let king = bit(k);
+    let throne = bit(g.throne.index());
+    let on_throne = king == throne;
+    let beside_throne = g.beside_throne.0 & king != 0;
+    match v.king_capture {
+        KingCapture::Weak => custodial(),
+        KingCapture::ThroneFour if on_throne => enclosed(attackers),
+        KingCapture::ThroneFour => custodial(),
+        KingCapture::ThroneFourBesideThree if on_throne => enclosed(attackers),
+        KingCapture::ThroneFourBesideThree if beside_throne => enclosed(attackers | throne),
+        KingCapture::ThroneFourBesideThree => custodial(),
+        KingCapture::FourSides if beside_throne => enclosed(attackers | throne),
+        KingCapture::FourSides => enclosed(attackers),
+    }
+}
+
+impl Position {
+    /// The king's open lines (none without a king).
+    #[inline(always)]
+    pub fn king_lines(&self) -> Lines {
+        let v = self.variant;
+        if self.king.0 & line_squares(v) == 0 {
+            return Lines::default();
+        }
+        lines_from(v, self.king.0.trailing_zeros() as usize, self.occupied().0)
+    }
+
+    /// The squares among `within` that the king can reach and from which a line
+    /// to an escape square would be open (an escape in two moves).
+    #[inline]
+    pub fn king_line_openers(&self, within: BitBoard) -> BitBoard {
+        let Some(k) = self.king() else {
+            return BitBoard::EMPTY;
+        };
+        let v = self.variant;
+        let k = k.index();
+        let occ = self.occupied().0;
+        let without_king = occ & !bit(k);
+        // Only a square with a ray to an escape square can open a line.
+        let mut targets = slides(v.tables.rays, k, occ) & line_squares(v) & within.0;
+        let mut openers = 0;
+        while targets != 0 {
+            let t = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            if lines_from(v, t, without_king).count > 0 {
+                openers |= bit(t);
+            }
+        }
+        BitBoard(openers)
+    }
+
+    /// The squares next to the king (none without a king).
+    #[inline]
+    pub fn around_king(&self) -> BitBoard {
+        match self.king() {
+            Some(k) => BitBoard(self.variant.tables.steps.around[k.index()]),
+            None => BitBoard::EMPTY,
+        }
+    }
+
+    /// An attackers' move that captures the king, whoever is to move (with the
+    /// defenders to move, it is the threat they must meet).
+    pub fn king_capture_move(&self) -> Option<Move> {
+        let king = self.king.0;
+        if king == 0 {
+            return None;
+        }
+        let k = king.trailing_zeros() as usize;
+        let v = self.variant;
+        let occ = self.occupied().0;
+        let att = self.attackers.0;
+        let targets = king_capture_squares(v, k, att, occ);
+        if targets == 0 {
+            return None;
+        }
+        let st = v.tables.steps;
+        let r = v.tables.rays;
+        for d in 0..4 {
+            let n = st.one[d][k] & targets;
+            if n == 0 {
+                continue;
+            }
+            let n = n.trailing_zeros() as usize;
+            for d2 in 0..4 {
+                if let Some(b) = first_blocker(r, n, d2, occ)
+                    && att & bit(b) != 0
+                {
+                    return Some(Move {
+                        from: Square::from_index(b as u8),
+                        to: Square::from_index(n as u8),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The empty squares where a piece of `side` arriving captures an enemy
+    /// soldier (custodial capture against a friendly piece or an empty hostile
+    /// square, or a shieldwall).
+    #[inline]
+    pub fn capture_squares(&self, side: Side) -> BitBoard {
+        let v = self.variant;
+        let g = &v.geometry;
+        let occ = self.occupied().0;
+        let (hammers, prey) = match side {
+            Side::Attackers => (self.attackers, self.defenders),
+            Side::Defenders => (self.defenders | self.king, self.attackers),
+        };
+        let anvils = hammers | (v.hostile & BitBoard(!occ));
+        let empty = g.board & BitBoard(!occ);
+        let mut squares = BitBoard::EMPTY;
+        for d in 0..4 {
+            let od = (d + 2) & 3;
+            let q = g.shift(anvils, od) & prey;
+            if !q.is_empty() {
+                squares |= g.shift(q, od) & empty;
+            }
+        }
+        squares | self.shieldwall_targets(side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, MoveList, Reason, Targets};
+
+    /// A tiny deterministic generator for the random positions below.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Positions along random games of every preset.
+    fn random_positions() -> Vec<Position> {
+        let mut rng = Rng(0x5eed);
+        let mut out = Vec::new();
+        for v in Variant::all() {
+            for _ in 0..40 {
+                let mut game = Game::new(Position::start(v));
+                for _ in 0..200 {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    out.push(*game.position());
+                    let m = moves[(rng.next() % moves.len() as u64) as usize];
+                    game.play(m).unwrap();
+                }
+            }
+        }
+        out
+    }
+
+    /// King captures around the throne are rare in random games: here the king
+    /// stands on, beside or near the throne with attackers crowding him, in
+    /// every preset, and `king_capture_move` must agree with playing every move
+    /// (whose captures are checked move by move, square by square).
+    #[test]
+    fn king_capture_move_matches_playing_near_the_throne() {
+        let mut rng = Rng(0x7407e);
+        for v in Variant::all() {
+            let g = &v.geometry;
+            let st = v.tables.steps;
+            let throne = g.throne.index();
+            for _ in 0..3000 {
+                // The king on the throne, beside it, or one square further.
+                let mut k = throne;
+                for _ in 0..rng.next() % 3 {
+                    let around = st.around[k];
+                    let n = (rng.next() % around.count_ones() as u64) as usize;
+                    k = BitBoard(around).nth(n).map_or(k, |s| s.index());
+                }
+                let mut attackers = 0u128;
+                let mut defenders = 0u128;
+                for sq in g.board {
+                    let i = sq.index();
+                    if i == k || v.restricted.0 & bit(i) != 0 {
+                        continue;
+                    }
+                    let near = st.around[k] & bit(i) != 0;
+                    match rng.next() % if near { 4 } else { 12 } {
+                        0 | 1 => attackers |= bit(i),
+                        2 => defenders |= bit(i),
+                        _ => {}
+                    }
+                }
+                let mut pos = Position::start(v);
+                pos.attackers = BitBoard(attackers);
+                pos.defenders = BitBoard(defenders);
+                pos.king = BitBoard(bit(k));
+                pos.turn = Side::Attackers;
+                pos.key = pos.compute_key();
+                if pos.is_decided() {
+                    continue;
+                }
+                let captures = pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|&&m| {
+                        let (next, _) = pos.play(m).unwrap();
+                        next.king().is_none()
+                    })
+                    .count();
+                let found = pos.king_capture_move();
+                assert_eq!(found.is_some(), captures > 0, "{pos:?}");
+                if let Some(m) = found {
+                    assert!(pos.play(m).unwrap().0.king().is_none(), "{pos:?} {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pseudo_legality_matches_the_legal_moves() {
+        for pos in random_positions().into_iter().step_by(7) {
+            if pos.is_decided() {
+                continue;
+            }
+            let moves = pos.legal_moves();
+            let board = pos.variant().geometry.board;
+            // Every piece of either side to every square: the other side's pieces
+            // must be refused too.
+            for from in pos.occupied() {
+                for to in board {
+                    let m = Move { from, to };
+                    assert_eq!(pos.is_pseudo_legal(m), moves.contains(m), "{pos:?} {m}");
+                    assert_eq!(pos.check_move(m).is_ok(), moves.contains(m), "{pos:?} {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn queries_match_playing_every_move() {
+        for pos in random_positions() {
+            if pos.is_decided() {
+                continue;
+            }
+            let moves = pos.legal_moves();
+            let mut escapes = 0;
+            let mut king_captures = 0;
+            let mut capture_moves = 0;
+            for &m in moves.iter() {
+                let (next, caps) = pos.play(m).unwrap();
+                let end = next.outcome(1).map(|o| o.reason);
+                escapes += usize::from(end == Some(Reason::KingEscaped));
+                king_captures += usize::from(end == Some(Reason::KingCaptured));
+                let soldiers = caps & !pos.king;
+                capture_moves += usize::from(!soldiers.is_empty());
+            }
+            match pos.side_to_move() {
+                Side::Defenders => {
+                    assert_eq!(pos.king_lines().count as usize, escapes, "{pos:?}");
+                }
+                Side::Attackers => {
+                    let found = pos.king_capture_move();
+                    assert_eq!(found.is_some(), king_captures > 0, "{pos:?}");
+                    if let Some(m) = found {
+                        assert!(moves.contains(m));
+                    }
+                }
+            }
+            let targets = pos.capture_squares(pos.side_to_move());
+            let mut list = MoveList::new();
+            pos.generate_moves_to(Targets::same(targets), |m, _| list.push(m));
+            for &m in list.iter() {
+                assert!(moves.contains(m), "{pos:?} {m}");
+            }
+            let listed = moves.iter().filter(|m| targets.contains(m.to)).count();
+            assert_eq!(list.len(), listed, "{pos:?}");
+            assert_eq!(listed, capture_moves, "{pos:?}");
+            assert_eq!(pos.has_moves(), !moves.is_empty());
+            // Streaming for a subset of pieces and targets keeps the order.
+            let pieces = BitBoard(pos.occupied().0 & 0x5555_5555_5555_5555_5555_5555_5555_5555);
+            let mut some = MoveList::new();
+            pos.generate_moves_for(pieces, Targets::same(!targets), |m| some.push(m));
+            let want: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| pieces.contains(m.from) && !targets.contains(m.to))
+                .collect();
+            assert_eq!(some.as_slice(), want.as_slice(), "{pos:?}");
+        }
+    }
+}
