@@ -163,7 +163,7 @@ fn pictures_are_cacheable_and_refusals_are_problems() {
 
     for (query, status, field) in [
         ("variant=chess", 404, Some("variant")),
-        ("position=9", 400, Some("variant")),
+        ("position=9", 422, Some("variant")),
         ("variant=brandubh&size=20", 422, Some("size")),
         ("variant=brandubh&size=big", 400, Some("size")),
         ("variant=brandubh&flip=maybe", 400, Some("flip")),

@@ -2317,6 +2317,7 @@ pub fn review_short_game() -> Value {
                 "reason": null,
                 "winner": null
             },
+            "rules_id": "r-8cfc3e604d34",
             "to_move": "attackers",
             "variant": "brandubh"
         }
@@ -2436,6 +2437,7 @@ pub fn review_missed_win() -> Value {
                 "reason": "king_captured",
                 "winner": "attackers"
             },
+            "rules_id": "r-8cfc3e604d34",
             "to_move": "defenders",
             "variant": "brandubh"
         }

@@ -13,10 +13,11 @@
 //! use branan::search::{Limits, Searcher};
 //! use std::sync::atomic::AtomicBool;
 //!
-//! // Tablut: the king on b8 could step to the edge, and goes to c8 instead.
-//! let v = Variant::by_id("tablut").unwrap();
-//! let start = Position::parse(v, "9/1K7/9/9/9/9/9/9/8t d 0").unwrap();
-//! let moves: Vec<Move> = ["b8-c8"].iter().map(|m| m.parse().unwrap()).collect();
+//! // Brandubh: the king on a3 could reach the corner a1; a defender moves instead,
+//! // and the attacker on c2 closes the corner's file.
+//! let v = Variant::by_id("brandubh").unwrap();
+//! let start = Position::parse(v, "7/7/7/t5T/K6/2t4/7 d 0").unwrap();
+//! let moves: Vec<Move> = ["g4-g5"].iter().map(|m| m.parse().unwrap()).collect();
 //! let mut engine = Searcher::default();
 //! let stop = AtomicBool::new(false);
 //! let r = review(start, &moves, |g: &Game| Some(engine.analyze(g, &Limits::depth(3), 1, &stop)), |_| {})
