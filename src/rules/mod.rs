@@ -46,6 +46,7 @@ pub use ruleset::{
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use variant::{
-    Escape, Features, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
+    Escape, Features, Geometry, Hostility, KingCapture, NoMovesOutcome, Repetition,
+    RepetitionOutcome, SpecialSquares, Variant,
 };
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

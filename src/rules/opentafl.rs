@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use super::ruleset::{RuleSet, RuleSetError};
 use super::square::Square;
 use super::variant::{
-    Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
+    Escape, Features, Hostility, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
+    SpecialSquares,
 };
 
 /// The longest rules string accepted, in bytes (OpenTafl's own are under 200).
@@ -67,6 +68,23 @@ impl Pieces {
         defender: true,
         king: true,
     };
+
+    fn hostility(self) -> Hostility {
+        Hostility {
+            attackers: self.attacker,
+            defenders: self.defender,
+            king: self.king,
+        }
+    }
+}
+
+/// A hostility written as a piece-type list of OpenTafl's (`tTK`, any of them).
+fn letters(h: Hostility) -> String {
+    [(h.attackers, 't'), (h.defenders, 'T'), (h.king, 'K')]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, c)| *c)
+        .collect()
 }
 
 /// The keys of one rules string, each value as written.
@@ -335,18 +353,22 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
     }
     let edge_forts = e.yes_no("efe", false)?;
 
-    // The special squares: branan's throne is the centre, its corners the four
-    // corners where the king escapes to them, and none where he escapes to edges.
+    // The special squares: branan's throne is the centre (or there is none), its
+    // corners the four corners where the king escapes to them, and none where he
+    // escapes to edges.
     let mid = size / 2;
     let centre = Square::new(mid, mid);
-    if let Some(list) = e.squares("cen", size)?
-        && list != [centre]
-    {
-        return Err(refuse(
-            "cen",
-            format!("the throne must be the centre square {centre}"),
-        ));
-    }
+    let throne = match e.squares("cen", size)? {
+        None => true,
+        Some(list) if list.is_empty() => false,
+        Some(list) if list == [centre] => true,
+        Some(_) => {
+            return Err(refuse(
+                "cen",
+                format!("the throne is the centre square {centre}, or none (`cen:`)"),
+            ));
+        }
+    };
     let last = size - 1;
     let corners = [
         Square::new(0, 0),
@@ -373,6 +395,8 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
         }
     }
 
+    // The throne's lists are read (and their letters checked) with or without a
+    // throne; without one they change nothing.
     let cens = e.pieces(
         "cens",
         Pieces {
@@ -381,22 +405,16 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
             king: true,
         },
     )?;
-    if cens.attacker || cens.defender {
+    if throne && (cens.attacker || cens.defender) {
         return Err(refuse("cens", "only the king may stop on the throne"));
     }
     let cenre = e.pieces("cenre", Pieces::ALL)?;
-    let throne_reentry = cens.king && cenre.king;
+    let throne_reentry = !throne || (cens.king && cenre.king);
     let cenp = e.pieces("cenp", Pieces::ALL)?;
-    if cenp != Pieces::ALL {
+    if throne && cenp != Pieces::ALL {
         return Err(refuse("cenp", "every piece may pass over the empty throne"));
     }
     let cenhe = e.pieces("cenhe", Pieces::ALL)?;
-    if cenhe != Pieces::ALL {
-        return Err(refuse(
-            "cenhe",
-            "the empty throne is hostile to every piece, the king included",
-        ));
-    }
     let cenh = e.pieces(
         "cenh",
         Pieces {
@@ -405,20 +423,6 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
             king: false,
         },
     )?;
-    if cenh.defender || cenh.king {
-        return Err(refuse(
-            "cenh",
-            "the throne the king stands on is hostile to attackers only",
-        ));
-    }
-    // An armed king is an anvil himself, so "hostile to attackers while he stands
-    // there" changes nothing; an unarmed one is not.
-    if cenh.attacker && !king_armed {
-        return Err(refuse(
-            "cenh",
-            "an unarmed king's throne is not hostile (write `cenh:`)",
-        ));
-    }
     let corh = e.pieces("corh", Pieces::ALL)?;
     let cors = e.pieces(
         "cors",
@@ -428,23 +432,22 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
             king: true,
         },
     )?;
-    if escape == Escape::Corners {
-        // A king beside a corner stands on the edge, where a four-sided capture
-        // cannot happen: whether the corner is hostile to him does not matter then.
-        let king_matters = king_capture != KingCapture::FourSides;
-        if !corh.attacker || !corh.defender || (king_matters && !corh.king) {
-            return Err(refuse("corh", "the corners are hostile to every piece"));
-        }
-        if cors
+    if escape == Escape::Corners
+        && cors
             != (Pieces {
                 attacker: false,
                 defender: false,
                 king: true,
             })
-        {
-            return Err(refuse("cors", "only the king may stop on a corner"));
-        }
+    {
+        return Err(refuse("cors", "only the king may stop on a corner"));
     }
+    let squares = SpecialSquares {
+        throne,
+        empty_throne_hostile: cenhe.hostility(),
+        occupied_throne_hostile: cenh.hostility(),
+        corners_hostile: corh.hostility(),
+    };
 
     let start = e
         .get("start")
@@ -475,6 +478,7 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
             edge_forts,
             encirclement,
         },
+        squares,
     };
     rules.validate().map_err(|err| {
         let key = match &err {
@@ -538,15 +542,37 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         s.push_str(" tfr:w");
     }
     if !rules.features.king_armed {
-        s.push_str(" ka:n cenh:");
+        s.push_str(" ka:n");
     }
     match rules.king_capture {
         KingCapture::Weak => s.push_str(" ks:w"),
         KingCapture::ThroneFourBesideThree => s.push_str(" ks:c"),
         _ => {}
     }
-    if !rules.throne_reentry {
-        s.push_str(" cens:");
+    let squares =
+        rules
+            .squares
+            .normalized(rules.escape, rules.king_capture, rules.features.king_armed);
+    if !squares.throne {
+        s.push_str(" cen:");
+    } else {
+        if !rules.throne_reentry {
+            s.push_str(" cens:");
+        }
+        if squares.empty_throne_hostile != Hostility::ALL {
+            s.push_str(" cenhe:");
+            s.push_str(&letters(squares.empty_throne_hostile));
+        }
+        // OpenTafl's default: the occupied throne hostile to attackers only.
+        let occupied = squares.occupied_throne_hostile;
+        if !occupied.attackers || occupied.defenders {
+            s.push_str(" cenh:");
+            s.push_str(&letters(occupied));
+        }
+    }
+    if rules.escape == Escape::Corners && squares.corners_hostile != Hostility::ALL {
+        s.push_str(" corh:");
+        s.push_str(&letters(squares.corners_hostile));
     }
     if rules.features.shieldwall {
         s.push_str(" sw:s");

@@ -389,7 +389,9 @@ impl Position {
             return BitBoard::EMPTY;
         }
         let occupied = self.occupied().0;
-        let anvils = hammers | (v.hostile.0 & !occupied);
+        let prey_side = mover.opponent() as usize;
+        let hostile_empty = v.hostile_to[prey_side].0 & !occupied;
+        let anvils = hammers | hostile_empty | (v.occupied_hostile_to[prey_side].0 & occupied);
         let mut captures = 0;
         for dir in 0..4 {
             let q = st.one[dir][t];
@@ -404,55 +406,37 @@ impl Position {
             }
         }
         if v.features.shieldwall && v.geometry.edges.0 >> t & 1 != 0 {
-            captures |= edges::shieldwall(self, t, hammers, prey | king, occupied);
+            captures |= edges::shieldwall(self, t, hammers, prey | king, hostile_empty);
         }
         BitBoard(captures)
     }
 
     /// Whether the king on `k`, just reached by an attacker moving in direction
     /// `dir` (the attacker stands on the far side from `k`'s step in `dir`), is
-    /// captured.
+    /// captured. A side of the king is hostile when an attacker or an empty square
+    /// hostile to him (the throne, a corner, as the rules say) is there; where he
+    /// is strong all four sides must be, elsewhere the one opposite the attacker.
     fn king_captured(&self, k: Square, dir: usize) -> bool {
         let v = self.variant;
         let g = &v.geometry;
-        let surrounded_but = |skip: Option<Square>| {
-            (0..4).all(|d| match g.step(k, d) {
-                Some(n) => Some(n) == skip || self.attackers.contains(n),
-                None => false,
-            })
+        let occupied = self.occupied();
+        let hostile = |sq: Square| {
+            self.attackers.contains(sq) || (v.king_anvils.contains(sq) && !occupied.contains(sq))
         };
-        let opposite = || match g.step(k, dir) {
-            Some(r) => {
-                self.attackers.contains(r)
-                    || (v.king_hostile.contains(r) && !self.occupied().contains(r))
-            }
-            None => false,
-        };
-        match v.king_capture {
-            KingCapture::Weak => opposite(),
-            KingCapture::ThroneFour => {
-                if k == g.throne {
-                    surrounded_but(None)
-                } else {
-                    opposite()
-                }
-            }
+        let on_throne = v.throne.contains(k);
+        let strong = match v.king_capture {
+            KingCapture::Weak => false,
+            KingCapture::ThroneFour => on_throne,
             KingCapture::ThroneFourBesideThree => {
-                if k == g.throne {
-                    surrounded_but(None)
-                } else if g.beside_throne.contains(k) {
-                    surrounded_but(Some(g.throne))
-                } else {
-                    opposite()
-                }
+                on_throne || (!v.throne.is_empty() && g.beside_throne.contains(k))
             }
-            KingCapture::FourSides => {
-                if g.beside_throne.contains(k) {
-                    surrounded_but(Some(g.throne))
-                } else {
-                    surrounded_but(None)
-                }
-            }
+            KingCapture::FourSides => true,
+        };
+        if strong {
+            // A side off the board is never hostile.
+            (0..4).all(|d| g.step(k, d).is_some_and(hostile))
+        } else {
+            g.step(k, dir).is_some_and(hostile)
         }
     }
 
