@@ -610,6 +610,34 @@ mod tests {
     }
 
     #[test]
+    fn throne_less_and_non_hostile_thrones_build() {
+        let brandub = "dim:7 name:Brandub surf:n atkf:y ks:w nj:n cj:n cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let rules = parse(brandub).unwrap();
+        assert!(rules.squares.throne);
+        assert_eq!(rules.squares.empty_throne_hostile, Hostility::NONE);
+        let v = rules.build().unwrap();
+        assert!(!v.is_preset());
+        assert!(!v.hostile_to[0].is_empty() && !v.hostile_to[0].contains(v.geometry.throne));
+        assert!(!v.king_anvils.contains(v.geometry.throne));
+        let back = to_string(&rules).unwrap();
+        assert!(back.contains(" cenhe: "), "{back}");
+        assert_eq!(parse(&back).unwrap().canonical_id(), rules.canonical_id());
+
+        let tawlbwrdd = "dim:11 name:Tawlbwrdd esc:e atkf:y ks:w nj:n cj:n cor: cen: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
+        let sea_battle = "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+        for s in [tawlbwrdd, sea_battle] {
+            let rules = parse(s).unwrap();
+            assert!(!rules.squares.throne, "{s}");
+            let v = rules.build().unwrap();
+            assert!(v.throne.is_empty() && v.restricted.is_empty() && v.hostile.is_empty());
+            assert!(v.may_stop(v.geometry.throne, false));
+            let back = to_string(&rules).unwrap();
+            assert!(back.contains(" cen: "), "{back}");
+            assert_eq!(parse(&back).unwrap().canonical_id(), rules.canonical_id());
+        }
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
         let cases = [
@@ -628,11 +656,11 @@ mod tests {
             (&format!("dim:7 esc:e efe:y cor: {start}"), "efe"),
             (&format!("dim:7 esc:e {start}"), "cor"),
             (&format!("dim:7 cor: {start}"), "cor"),
-            (&format!("dim:7 cen: {start}"), "cen"),
-            (&format!("dim:7 cenhe: {start}"), "cenhe"),
+            (&format!("dim:7 cen:a1 {start}"), "cen"),
+            (&format!("dim:7 cenhe:x {start}"), "cenhe"),
             (&format!("dim:7 cens:tT {start}"), "cens"),
             (&format!("dim:7 cenp:K {start}"), "cenp"),
-            (&format!("dim:7 corh:t {start}"), "corh"),
+            (&format!("dim:7 corh:tX {start}"), "corh"),
             (&format!("dim:7 ber:c {start}"), "ber"),
             (&format!("dim:7 kj:r {start}"), "kj"),
             (&format!("dim:7 spd:1 {start}"), "spd"),
