@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    BitBoard, Escape, Features, Game, Hostility, KingCapture, SpecialSquares, Move, NoMovesOutcome, Outcome, Position, Reason,
-    Repetition, RepetitionOutcome, RuleSet, Side, Variant, opentafl,
+    BitBoard, Escape, Features, Game, Hostility, KingCapture, Move, NoMovesOutcome, Outcome,
+    Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares, Variant,
+    opentafl,
 };
 
 use super::game::squares;

@@ -223,9 +223,9 @@ impl RuleSet {
         // The throne and the corners are written only where they differ from the
         // classic ones, so that the rules ids of the rule sets that were written
         // before these switches existed stay as they were.
-        let squares =
-            self.squares
-                .normalized(self.escape, self.king_capture, f.king_armed);
+        let squares = self
+            .squares
+            .normalized(self.escape, self.king_capture, f.king_armed);
         if squares != SpecialSquares::classic(self.king_capture, f.king_armed) {
             let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
             let _ = write!(

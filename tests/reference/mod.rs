@@ -291,7 +291,10 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
     };
     let rules = Rules {
         throne,
-        empty_throne: hostility("empty_throne_hostile", [true, true, king != KingRule::FourOrTwo])?,
+        empty_throne: hostility(
+            "empty_throne_hostile",
+            [true, true, king != KingRule::FourOrTwo],
+        )?,
         occupied_throne: hostility("occupied_throne_hostile", [king_armed, false, false])?,
         corner_hostile: hostility("corners_hostile", [true, true, true])?,
         id: "custom",
@@ -592,8 +595,7 @@ impl Pos {
             KingRule::Four => true,
         };
         if strong {
-            DIRS.iter()
-                .all(|&d| self.step(k, d).is_some_and(hostile))
+            DIRS.iter().all(|&d| self.step(k, d).is_some_and(hostile))
         } else {
             beyond.is_some_and(hostile)
         }
@@ -680,8 +682,7 @@ impl Pos {
             // ordinary squares).
             let soldier = if mover == 'a' { 'T' } else { 't' };
             let closed = sq.is_some_and(|e| {
-                self.ally(self.at(e), mover)
-                    || (self.at(e) == '.' && self.hostile_to(e, soldier))
+                self.ally(self.at(e), mover) || (self.at(e) == '.' && self.hostile_to(e, soldier))
             });
             if row.len() >= 2 && closed {
                 taken.extend(row.into_iter().filter(|&q| self.at(q) != 'K'));
