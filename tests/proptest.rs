@@ -9,8 +9,8 @@ mod reference;
 use std::collections::BTreeSet;
 
 use branan::rules::{
-    Escape, Features, Game, KingCapture, MoveText, NoMovesOutcome, Position, Repetition,
-    RepetitionOutcome, RuleSet, RuleSetError, Setup, Variant, perft,
+    Escape, Features, Game, Hostility, KingCapture, MoveText, NoMovesOutcome, Position, Repetition,
+    RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant, perft,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -629,6 +629,11 @@ struct RandomRules {
     cells: Vec<u8>,
     king: u8,
     defenders_first: bool,
+    /// The centre is a throne.
+    throne: bool,
+    /// Whom the empty throne, the occupied throne and the corners are hostile to:
+    /// three times attackers, defenders, king.
+    hostility: [bool; 9],
 }
 
 fn random_rules() -> impl Strategy<Value = RandomRules> {
@@ -651,8 +656,12 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
             any::<u8>(),
             any::<bool>(),
         ),
+        (any::<u8>(), any::<[bool; 9]>()),
     )
-        .prop_map(|(a, b)| RandomRules {
+        .prop_map(|(a, b, c)| RandomRules {
+            // Mostly a throne, as most rule sets have; a quarter without.
+            throne: c.0 % 4 != 0,
+            hostility: c.1,
             size: a.0,
             corners: a.1,
             king_capture: a.2,
@@ -685,7 +694,7 @@ impl RandomRules {
         let mut board = vec![vec!['.'; n]; n];
         for rank in 0..n {
             for file in 0..n {
-                let throne = file == n / 2 && rank == n / 2;
+                let throne = self.throne && file == n / 2 && rank == n / 2;
                 if throne || (self.corners && corner(file, rank)) {
                     continue;
                 }
@@ -777,7 +786,29 @@ impl RandomRules {
                 edge_forts: self.edge_forts,
                 encirclement: self.encirclement,
             },
+            squares: SpecialSquares {
+                throne: self.throne,
+                empty_throne_hostile: self.hostility_of(0),
+                occupied_throne_hostile: self.hostility_of(3),
+                corners_hostile: self.hostility_of(6),
+            },
         }
+    }
+
+    fn hostility_of(&self, at: usize) -> Hostility {
+        Hostility {
+            attackers: self.hostility[at],
+            defenders: self.hostility[at + 1],
+            king: self.hostility[at + 2],
+        }
+    }
+
+    fn hostility_json(&self, at: usize) -> serde_json::Value {
+        serde_json::json!({
+            "attackers": self.hostility[at],
+            "defenders": self.hostility[at + 1],
+            "king": self.hostility[at + 2],
+        })
     }
 
     /// The same rules as a JSON rule object, as a client sends them.
@@ -806,6 +837,10 @@ impl RandomRules {
             "shieldwall": self.shieldwall,
             "edge_forts": self.edge_forts,
             "encirclement": self.encirclement,
+            "has_throne": self.throne,
+            "empty_throne_hostile": self.hostility_json(0),
+            "occupied_throne_hostile": self.hostility_json(3),
+            "corners_hostile": self.hostility_json(6),
         })
     }
 }

@@ -255,3 +255,45 @@ fn the_same_rules_are_the_same_variant() {
         perfts(Variant::by_id("brandubh").unwrap(), 3)
     );
 }
+
+/// The two diagrams of docs/rules.md ("The throne and the corners as data"): no
+/// throne, and a throne hostile to nobody, each next to the same rules with the
+/// classic throne.
+#[test]
+fn throne_less_and_non_hostile_thrones_play_as_documented() {
+    let captures = |rules: &str, start: &str, moves: &[&str]| -> Vec<String> {
+        let v = opentafl::parse(rules).unwrap().build().unwrap();
+        let mut pos = Position::parse(v, start).unwrap();
+        let mut last = Vec::new();
+        for m in moves {
+            let (next, taken) = pos.play(m.parse().unwrap()).unwrap();
+            last = taken.into_iter().map(|sq| sq.to_string()).collect();
+            pos = next;
+        }
+        last
+    };
+    let start9 = "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    let sea_battle =
+        format!("dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: {start9}");
+    let with_throne = format!("dim:9 esc:e atkf:y ka:n cor: {start9}");
+    let pos = "4t4/9/9/4T4/9/9/9/1K7/9 a 0";
+    assert!(captures(&sea_battle, pos, &["e9-e7"]).is_empty());
+    assert_eq!(captures(&with_throne, pos, &["e9-e7"]), ["e6"]);
+    // The defender may stop on the centre without a throne, not with one.
+    assert!(captures(&sea_battle, pos, &["e9-e7", "e6-e5"]).is_empty());
+    let v = opentafl::parse(&with_throne).unwrap().build().unwrap();
+    let p = Position::parse(v, "4t4/9/9/4T4/9/9/9/1K7/9 d 0").unwrap();
+    assert!(p.play("e6-e5".parse().unwrap()).is_err());
+
+    let start7 = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let brandub = format!("dim:7 name:Brandub surf:n atkf:y ks:w nj:n cj:n cenh: cenhe: {start7}");
+    let classic = format!("dim:7 surf:n atkf:y ks:w {start7}");
+    let pos = "3t3/7/3T3/7/7/1K3T1/7 a 0";
+    assert!(captures(&brandub, pos, &["d7-d6"]).is_empty());
+    assert_eq!(captures(&classic, pos, &["d7-d6"]), ["d5"]);
+    // The weak king beside the empty throne falls to one attacker where the
+    // throne is hostile to him, not where it is hostile to nobody.
+    let king = "3t3/7/3K3/7/7/7/1t5 a 0";
+    assert!(captures(&brandub, king, &["d7-d6"]).is_empty());
+    assert_eq!(captures(&classic, king, &["d7-d6"]), ["d5"]);
+}

@@ -9,9 +9,9 @@
 //! `server` feature.
 
 use branan::rules::{
-    BitBoard, Escape, Features, Game, IllegalMove, KingCapture, Move, MoveText, NoMovesOutcome,
-    PlayError, Position, PositionError, Repetition, RepetitionOutcome, RuleSet, RuleSetError,
-    Setup, Square, Variant, opentafl,
+    BitBoard, Escape, Features, Game, Hostility, IllegalMove, KingCapture, Move, MoveText,
+    NoMovesOutcome, PlayError, Position, PositionError, Repetition, RepetitionOutcome, RuleSet,
+    RuleSetError, Setup, SpecialSquares, Square, Variant, opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
@@ -560,6 +560,22 @@ pub fn check_rule_set(data: &[u8]) {
             shieldwall: bit(7),
             edge_forts: occurrence & 0x80 != 0,
             encirclement: head & 0x20 != 0,
+        },
+        // The throne and the corners from the bits left: no throne with 0x40 of
+        // the head, the hostility from the high byte of the limit and 0x80.
+        squares: {
+            let h = |i: u8| (u16::from(limit_hi) | u16::from(head & 0x80) << 1) >> i & 1 != 0;
+            let hostility = |i: u8| Hostility {
+                attackers: h(i),
+                defenders: h(i + 1),
+                king: h(i + 2),
+            };
+            SpecialSquares {
+                throne: head & 0x40 == 0,
+                empty_throne_hostile: hostility(0),
+                occupied_throne_hostile: hostility(3),
+                corners_hostile: hostility(6),
+            }
         },
     };
     if let Some(v) = check_built(&rules) {

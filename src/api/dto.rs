@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    BitBoard, Escape, Features, Game, KingCapture, Move, NoMovesOutcome, Outcome, Position, Reason,
-    Repetition, RepetitionOutcome, RuleSet, Side, Variant, opentafl,
+    BitBoard, Escape, Features, Game, Hostility, KingCapture, Move, NoMovesOutcome, Outcome,
+    Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares, Variant,
+    opentafl,
 };
 
 use super::game::squares;
@@ -318,6 +319,42 @@ pub enum NoLegalMovesDto {
     Draw,
 }
 
+/// Whom a special square (the throne, a corner) is hostile to: a hostile square
+/// counts as an enemy beside a piece when it is captured, and as an attacker
+/// beside the king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = Hostility)]
+pub struct HostilityDto {
+    pub attackers: bool,
+    pub defenders: bool,
+    pub king: bool,
+}
+
+impl From<Hostility> for HostilityDto {
+    fn from(h: Hostility) -> Self {
+        HostilityDto {
+            attackers: h.attackers,
+            defenders: h.defenders,
+            king: h.king,
+        }
+    }
+}
+
+impl From<HostilityDto> for Hostility {
+    fn from(h: HostilityDto) -> Self {
+        Hostility {
+            attackers: h.attackers,
+            defenders: h.defenders,
+            king: h.king,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
 /// A rule set: a preset's as `GET /v1/variants` answers it, and the rule object a
 /// request may send as `rules` instead of `variant`.
 ///
@@ -325,7 +362,11 @@ pub enum NoLegalMovesDto {
 /// `description`, `source`, `rules_id`, `opentafl`, `escape_squares`, `throne`,
 /// `restricted_squares`, `hostile_squares`) may be left out; when present they must
 /// equal what branan derives (a 422 names the one that does not), except `name`,
-/// which is free. Every other field is required; an unknown field is refused.
+/// which is free. `has_throne` and the three hostility fields may be left out
+/// too: they then take the classic values (a throne; it and the corners hostile
+/// to everyone, the throne not to a king who is strong on it only; the occupied
+/// throne hostile to attackers when the king is armed). Every other field is
+/// required; an unknown field is refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = Variant)]
@@ -360,9 +401,25 @@ pub struct VariantDto {
     /// Squares where the king has escaped. Derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub escape_squares: Option<Vec<String>>,
-    /// The board's centre. Derived.
+    /// The throne's square, the board's centre (left out without a throne). Derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throne: Option<String>,
+    /// Whether the board's centre is a throne. Without one it is an ordinary
+    /// square: anyone may stop on it, it is hostile to nobody, and the king is
+    /// nowhere "on" or "beside" the throne. Defaults to `true`.
+    #[serde(default = "yes")]
+    pub has_throne: bool,
+    /// Whom the empty throne is hostile to. Defaults to the classic value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_throne_hostile: Option<HostilityDto>,
+    /// Whom the occupied throne is hostile to (to the king it cannot be: only he
+    /// stands on it). Defaults to the classic value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occupied_throne_hostile: Option<HostilityDto>,
+    /// Whom an empty corner is hostile to, where the king escapes to the corners.
+    /// Defaults to the classic value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corners_hostile: Option<HostilityDto>,
     /// Squares only the king may stop on (the throne, and the corners in corner
     /// presets). Derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -418,7 +475,11 @@ impl From<&Variant> for VariantDto {
                 Escape::Edges => EscapeDto::Edges,
             },
             escape_squares: Some(squares(v.escape_squares)),
-            throne: Some(v.geometry.throne.to_string()),
+            throne: (!v.throne.is_empty()).then(|| v.geometry.throne.to_string()),
+            has_throne: v.squares.throne,
+            empty_throne_hostile: Some(v.squares.empty_throne_hostile.into()),
+            occupied_throne_hostile: Some(v.squares.occupied_throne_hostile.into()),
+            corners_hostile: Some(v.squares.corners_hostile.into()),
             restricted_squares: Some(squares(v.restricted)),
             hostile_squares: Some(squares(v.hostile)),
             king_capture: match v.king_capture {
@@ -453,6 +514,12 @@ impl From<&Variant> for VariantDto {
 impl VariantDto {
     /// The rules this object states (its derived fields are not read here).
     pub fn rule_set(&self) -> RuleSet {
+        let king_capture = match self.king_capture {
+            KingCaptureDto::Weak => KingCapture::Weak,
+            KingCaptureDto::ThroneFourBesideThree => KingCapture::ThroneFourBesideThree,
+            KingCaptureDto::ThroneFour => KingCapture::ThroneFour,
+            KingCaptureDto::FourSides => KingCapture::FourSides,
+        };
         RuleSet {
             name: self.name.clone(),
             size: self.board_size,
@@ -461,12 +528,7 @@ impl VariantDto {
                 EscapeDto::Corners => Escape::Corners,
                 EscapeDto::Edges => Escape::Edges,
             },
-            king_capture: match self.king_capture {
-                KingCaptureDto::Weak => KingCapture::Weak,
-                KingCaptureDto::ThroneFourBesideThree => KingCapture::ThroneFourBesideThree,
-                KingCaptureDto::ThroneFour => KingCapture::ThroneFour,
-                KingCaptureDto::FourSides => KingCapture::FourSides,
-            },
+            king_capture,
             throne_reentry: self.throne_reentry,
             repetition: Repetition {
                 occurrence: self.repetition.occurrence,
@@ -487,6 +549,21 @@ impl VariantDto {
                 shieldwall: self.shieldwall,
                 edge_forts: self.edge_forts,
                 encirclement: self.encirclement,
+            },
+            squares: {
+                let classic = SpecialSquares::classic(king_capture, self.king_armed);
+                SpecialSquares {
+                    throne: self.has_throne,
+                    empty_throne_hostile: self
+                        .empty_throne_hostile
+                        .map_or(classic.empty_throne_hostile, Into::into),
+                    occupied_throne_hostile: self
+                        .occupied_throne_hostile
+                        .map_or(classic.occupied_throne_hostile, Into::into),
+                    corners_hostile: self
+                        .corners_hostile
+                        .map_or(classic.corners_hostile, Into::into),
+                }
             },
         }
     }

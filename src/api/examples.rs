@@ -51,6 +51,10 @@ pub fn variants_all() -> Value {
                 "source": "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
                 "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
                 "throne": "d4",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": true
             },
             {
@@ -115,6 +119,10 @@ pub fn variants_all() -> Value {
                 "source": "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
                 "start_position": "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
                 "throne": "e5",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": true
             },
             {
@@ -187,6 +195,10 @@ pub fn variants_all() -> Value {
                 "source": "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
                 "start_position": "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0",
                 "throne": "f6",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": false
             },
             {
@@ -231,6 +243,10 @@ pub fn variants_all() -> Value {
                 "source": "Brandubh in the reconstruction found in most tafl books and apps",
                 "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
                 "throne": "d4",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": false},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": true
             },
             {
@@ -295,6 +311,10 @@ pub fn variants_all() -> Value {
                 "source": "Tablut after Linnaeus's 1732 diary, in its most literal reading",
                 "start_position": "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
                 "throne": "e5",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": false
             },
             {
@@ -339,6 +359,10 @@ pub fn variants_all() -> Value {
                 "source": "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
                 "start_position": "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0",
                 "throne": "f6",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": true
             },
             {
@@ -384,6 +408,10 @@ pub fn variants_all() -> Value {
                 "source": "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
                 "start_position": "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0",
                 "throne": "f6",
+                "has_throne": true,
+                "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+                "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+                "corners_hostile": {"attackers": true, "defenders": true, "king": true},
                 "throne_reentry": true
             }
         ]
@@ -433,6 +461,10 @@ pub fn variant_brandubh() -> Value {
         "source": "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
         "start_position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
         "throne": "d4",
+        "has_throne": true,
+        "empty_throne_hostile": {"attackers": true, "defenders": true, "king": true},
+        "occupied_throne_hostile": {"attackers": true, "defenders": false, "king": false},
+        "corners_hostile": {"attackers": true, "defenders": true, "king": true},
         "throne_reentry": true
     })
 }

@@ -53,7 +53,9 @@ fn kind(v: &Value) -> &'static str {
 #[derive(ToSchema)]
 #[serde(untagged)]
 #[schema(as = Rules)]
-#[allow(dead_code)]
+// Never built: it only describes `rules` in the OpenAPI document, so its size
+// does not matter.
+#[allow(dead_code, clippy::large_enum_variant)]
 pub enum RulesSchema {
     /// An OpenTafl rules string (`dim:7 ... start:/3t3/.../`), read key by key; a key
     /// branan cannot play is refused, naming it.

@@ -43,22 +43,22 @@ fn step(g: &Geometry, index: usize, dir: usize) -> Option<usize> {
 /// The pieces a shieldwall takes when a piece has just arrived on `to`: walking
 /// along the edge from `to`, a run of two or more `prey` pieces each faced by one
 /// of `hammers` on the square in front of it, closed at the far end by one of
-/// `hammers` or an empty hostile edge square (a corner). The run stops at the
-/// first square that is not such a piece, so the whole row must be bracketed.
-/// The king is never taken this way.
+/// `hammers` or a square of `hostile_empty` (the empty squares hostile to the
+/// prey: a corner). The run stops at the first square that is not such a piece,
+/// so the whole row must be bracketed. The king is never taken this way.
 pub(crate) fn shieldwall(
     pos: &Position,
     to: usize,
     hammers: u128,
     prey: u128,
-    occupied: u128,
+    hostile_empty: u128,
 ) -> u128 {
     let v: &Variant = pos.variant;
     let g = &v.geometry;
     let Some(front) = inward(g, to) else {
         return 0;
     };
-    let brackets = hammers | (v.hostile.0 & g.edges.0 & !occupied);
+    let brackets = hammers | (hostile_empty & g.edges.0);
     let mut taken = 0;
     for along in [(front + 1) & 3, (front + 3) & 3] {
         let mut run = 0u128;
@@ -219,7 +219,8 @@ pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u
         Side::Defenders => (pos.defenders.0, pos.attackers.0),
     };
     let empty = g.board.0 & !occupied;
-    let brackets = hammers | (v.hostile.0 & g.edges.0 & empty);
+    let prey_side = side.opponent() as usize;
+    let brackets = hammers | (v.hostile_to[prey_side].0 & g.edges.0 & empty);
     let last = g.size as usize - 1;
     let stride = super::square::STRIDE as usize;
     let edges = [(0, 1, 0), (last * stride, 1, 2), (0, 0, 1), (last, 0, 3)];

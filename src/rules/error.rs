@@ -116,9 +116,7 @@ pub enum InvalidPosition {
     },
     #[error("there are {count} kings (on {squares}); a position has at most one")]
     TooManyKings { count: usize, squares: String },
-    #[error(
-        "{piece} on {square}: only the king may stand on a restricted square (the throne{corners})"
-    )]
+    #[error("{piece} on {square}: only the king may stand on a restricted square ({corners})")]
     OnRestricted {
         square: Square,
         piece: &'static str,

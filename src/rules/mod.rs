@@ -52,6 +52,7 @@ pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use threats::Lines;
 pub(crate) use threats::{line_squares, lines_from};
 pub use variant::{
-    Escape, Features, Geometry, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
+    Escape, Features, Geometry, Hostility, KingCapture, NoMovesOutcome, Repetition,
+    RepetitionOutcome, SpecialSquares, Variant,
 };
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

@@ -263,9 +263,10 @@ impl Setup {
             return Err(InvalidPosition::OnRestricted {
                 square,
                 piece,
-                corners: match variant.escape {
-                    Escape::Corners => " and the corners",
-                    Escape::Edges => "",
+                corners: match (variant.throne.is_empty(), variant.escape) {
+                    (false, Escape::Corners) => "the throne and the corners",
+                    (false, Escape::Edges) => "the throne",
+                    (true, _) => "the corners",
                 },
             });
         }

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use super::ruleset::{RuleSet, RuleSetError};
 use super::square::Square;
 use super::variant::{
-    Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
+    Escape, Features, Hostility, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
+    SpecialSquares,
 };
 
 /// The longest rules string accepted, in bytes (OpenTafl's own are under 200).
@@ -67,6 +68,23 @@ impl Pieces {
         defender: true,
         king: true,
     };
+
+    fn hostility(self) -> Hostility {
+        Hostility {
+            attackers: self.attacker,
+            defenders: self.defender,
+            king: self.king,
+        }
+    }
+}
+
+/// A hostility written as a piece-type list of OpenTafl's (`tTK`, any of them).
+fn letters(h: Hostility) -> String {
+    [(h.attackers, 't'), (h.defenders, 'T'), (h.king, 'K')]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, c)| *c)
+        .collect()
 }
 
 /// The keys of one rules string, each value as written.
@@ -349,18 +367,22 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     }
     let edge_forts = e.yes_no("efe", false)?;
 
-    // The special squares: branan's throne is the centre, its corners the four
-    // corners where the king escapes to them, and none where he escapes to edges.
+    // The special squares: branan's throne is the centre (or there is none), its
+    // corners the four corners where the king escapes to them, and none where he
+    // escapes to edges.
     let mid = size / 2;
     let centre = Square::new(mid, mid);
-    if let Some(list) = e.squares("cen", size)?
-        && list != [centre]
-    {
-        return Err(refuse(
-            "cen",
-            format!("the throne must be the centre square {centre}"),
-        ));
-    }
+    let throne = match e.squares("cen", size)? {
+        None => true,
+        Some(list) if list.is_empty() => false,
+        Some(list) if list == [centre] => true,
+        Some(_) => {
+            return Err(refuse(
+                "cen",
+                format!("the throne is the centre square {centre}, or none (`cen:`)"),
+            ));
+        }
+    };
     let last = size - 1;
     let corners = [
         Square::new(0, 0),
@@ -387,6 +409,8 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         }
     }
 
+    // The throne's lists are read (and their letters checked) with or without a
+    // throne; without one they change nothing.
     let cens = e.pieces(
         "cens",
         Pieces {
@@ -395,22 +419,16 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             king: true,
         },
     )?;
-    if cens.attacker || cens.defender {
+    if throne && (cens.attacker || cens.defender) {
         return Err(refuse("cens", "only the king may stop on the throne"));
     }
     let cenre = e.pieces("cenre", Pieces::ALL)?;
-    let throne_reentry = cens.king && cenre.king;
+    let throne_reentry = !throne || (cens.king && cenre.king);
     let cenp = e.pieces("cenp", Pieces::ALL)?;
-    if cenp != Pieces::ALL {
+    if throne && cenp != Pieces::ALL {
         return Err(refuse("cenp", "every piece may pass over the empty throne"));
     }
     let cenhe = e.pieces("cenhe", Pieces::ALL)?;
-    if cenhe != Pieces::ALL {
-        return Err(refuse(
-            "cenhe",
-            "the empty throne is hostile to every piece, the king included",
-        ));
-    }
     let cenh = e.pieces(
         "cenh",
         Pieces {
@@ -419,20 +437,6 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             king: false,
         },
     )?;
-    if cenh.defender || cenh.king {
-        return Err(refuse(
-            "cenh",
-            "the throne the king stands on is hostile to attackers only",
-        ));
-    }
-    // An armed king is an anvil himself, so "hostile to attackers while he stands
-    // there" changes nothing; an unarmed one is not.
-    if cenh.attacker && !king_armed {
-        return Err(refuse(
-            "cenh",
-            "an unarmed king's throne is not hostile (write `cenh:`)",
-        ));
-    }
     let corh = e.pieces("corh", Pieces::ALL)?;
     let cors = e.pieces(
         "cors",
@@ -442,23 +446,22 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             king: true,
         },
     )?;
-    if escape == Escape::Corners {
-        // A king beside a corner stands on the edge, where a four-sided capture
-        // cannot happen: whether the corner is hostile to him does not matter then.
-        let king_matters = king_capture != KingCapture::FourSides;
-        if !corh.attacker || !corh.defender || (king_matters && !corh.king) {
-            return Err(refuse("corh", "the corners are hostile to every piece"));
-        }
-        if cors
+    if escape == Escape::Corners
+        && cors
             != (Pieces {
                 attacker: false,
                 defender: false,
                 king: true,
             })
-        {
-            return Err(refuse("cors", "only the king may stop on a corner"));
-        }
+    {
+        return Err(refuse("cors", "only the king may stop on a corner"));
     }
+    let squares = SpecialSquares {
+        throne,
+        empty_throne_hostile: cenhe.hostility(),
+        occupied_throne_hostile: cenh.hostility(),
+        corners_hostile: corh.hostility(),
+    };
 
     let start = e
         .get("start")
@@ -489,6 +492,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             edge_forts,
             encirclement,
         },
+        squares,
     };
     rules.validate().map_err(|err| {
         let key = match &err {
@@ -552,15 +556,37 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         s.push_str(" tfr:w");
     }
     if !rules.features.king_armed {
-        s.push_str(" ka:n cenh:");
+        s.push_str(" ka:n");
     }
     match rules.king_capture {
         KingCapture::Weak => s.push_str(" ks:w"),
         KingCapture::ThroneFourBesideThree => s.push_str(" ks:c"),
         _ => {}
     }
-    if !rules.throne_reentry {
-        s.push_str(" cens:");
+    let squares =
+        rules
+            .squares
+            .normalized(rules.escape, rules.king_capture, rules.features.king_armed);
+    if !squares.throne {
+        s.push_str(" cen:");
+    } else {
+        if !rules.throne_reentry {
+            s.push_str(" cens:");
+        }
+        if squares.empty_throne_hostile != Hostility::ALL {
+            s.push_str(" cenhe:");
+            s.push_str(&letters(squares.empty_throne_hostile));
+        }
+        // OpenTafl's default: the occupied throne hostile to attackers only.
+        let occupied = squares.occupied_throne_hostile;
+        if !occupied.attackers || occupied.defenders {
+            s.push_str(" cenh:");
+            s.push_str(&letters(occupied));
+        }
+    }
+    if rules.escape == Escape::Corners && squares.corners_hostile != Hostility::ALL {
+        s.push_str(" corh:");
+        s.push_str(&letters(squares.corners_hostile));
     }
     if rules.features.shieldwall {
         s.push_str(" sw:s");
@@ -598,6 +624,34 @@ mod tests {
     }
 
     #[test]
+    fn throne_less_and_non_hostile_thrones_build() {
+        let brandub = "dim:7 name:Brandub surf:n atkf:y ks:w nj:n cj:n cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let rules = parse(brandub).unwrap();
+        assert!(rules.squares.throne);
+        assert_eq!(rules.squares.empty_throne_hostile, Hostility::NONE);
+        let v = rules.build().unwrap();
+        assert!(!v.is_preset());
+        assert!(!v.hostile_to[0].is_empty() && !v.hostile_to[0].contains(v.geometry.throne));
+        assert!(!v.king_anvils.contains(v.geometry.throne));
+        let back = to_string(&rules).unwrap();
+        assert!(back.contains(" cenhe: "), "{back}");
+        assert_eq!(parse(&back).unwrap().canonical_id(), rules.canonical_id());
+
+        let tawlbwrdd = "dim:11 name:Tawlbwrdd esc:e atkf:y ks:w nj:n cj:n cor: cen: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
+        let sea_battle = "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+        for s in [tawlbwrdd, sea_battle] {
+            let rules = parse(s).unwrap();
+            assert!(!rules.squares.throne, "{s}");
+            let v = rules.build().unwrap();
+            assert!(v.throne.is_empty() && v.restricted.is_empty() && v.hostile.is_empty());
+            assert!(v.may_stop(v.geometry.throne, false));
+            let back = to_string(&rules).unwrap();
+            assert!(back.contains(" cen: "), "{back}");
+            assert_eq!(parse(&back).unwrap().canonical_id(), rules.canonical_id());
+        }
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
         let cases = [
@@ -616,11 +670,11 @@ mod tests {
             (&format!("dim:7 esc:e efe:y cor: {start}"), "efe"),
             (&format!("dim:7 esc:e {start}"), "cor"),
             (&format!("dim:7 cor: {start}"), "cor"),
-            (&format!("dim:7 cen: {start}"), "cen"),
-            (&format!("dim:7 cenhe: {start}"), "cenhe"),
+            (&format!("dim:7 cen:a1 {start}"), "cen"),
+            (&format!("dim:7 cenhe:x {start}"), "cenhe"),
             (&format!("dim:7 cens:tT {start}"), "cens"),
             (&format!("dim:7 cenp:K {start}"), "cenp"),
-            (&format!("dim:7 corh:t {start}"), "corh"),
+            (&format!("dim:7 corh:tX {start}"), "corh"),
             (&format!("dim:7 ber:c {start}"), "ber"),
             (&format!("dim:7 kj:r {start}"), "kj"),
             (&format!("dim:7 spd:1 {start}"), "spd"),

@@ -311,7 +311,9 @@ impl Position {
             return BitBoard::EMPTY;
         }
         let occupied = self.occupied().0;
-        let anvils = hammers | (v.hostile.0 & !occupied);
+        let prey_side = mover.opponent() as usize;
+        let hostile_empty = v.hostile_to[prey_side].0 & !occupied;
+        let anvils = hammers | hostile_empty | (v.occupied_hostile_to[prey_side].0 & occupied);
         let mut captures = 0;
         for dir in 0..4 {
             let q = st.one[dir][t];
@@ -332,7 +334,7 @@ impl Position {
             }
         }
         if v.features.shieldwall && v.geometry.edges.0 >> t & 1 != 0 {
-            captures |= edges::shieldwall(self, t, hammers, prey | king, occupied);
+            captures |= edges::shieldwall(self, t, hammers, prey | king, hostile_empty);
         }
         BitBoard(captures)
     }

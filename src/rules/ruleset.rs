@@ -15,7 +15,8 @@ use super::notation::Setup;
 use super::position::Position;
 use super::square::{Piece, Side, Square};
 use super::variant::{
-    Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, Variant,
+    Escape, Features, Hostility, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
+    SpecialSquares, Variant,
 };
 
 /// The board sizes branan plays: odd, 7 to 11.
@@ -49,6 +50,8 @@ pub struct RuleSet {
     pub no_legal_moves: NoMovesOutcome,
     pub attackers_eliminated_wins: bool,
     pub features: Features,
+    /// The throne (or none) and whom it and the corners are hostile to.
+    pub squares: SpecialSquares,
 }
 
 /// Why a rule set was refused. Every error names where: [`RuleSetError::field`] is
@@ -73,7 +76,7 @@ pub enum RuleSetError {
     #[error("start_position: there are {count} kings (on {squares}); the start needs exactly one")]
     TooManyKings { count: usize, squares: String },
     #[error(
-        "start_position: {piece} on {square}: only the king may stand on a restricted square (the throne{corners})"
+        "start_position: {piece} on {square}: only the king may stand on a restricted square ({corners})"
     )]
     OnRestricted {
         square: Square,
@@ -161,6 +164,7 @@ impl RuleSet {
             no_legal_moves: v.no_legal_moves,
             attackers_eliminated_wins: v.attackers_eliminated_wins,
             features: v.features,
+            squares: v.squares,
         }
     }
 
@@ -197,7 +201,7 @@ impl RuleSet {
                 KingCapture::ThroneFour => "throne_four",
                 KingCapture::FourSides => "four_sides",
             },
-            b(self.throne_reentry),
+            b(self.throne_reentry || !self.squares.throne),
             self.repetition.occurrence,
             match self.repetition.outcome {
                 RepetitionOutcome::Draw => "draw",
@@ -216,6 +220,23 @@ impl RuleSet {
             b(f.edge_forts),
             b(f.encirclement),
         );
+        // The throne and the corners are written only where they differ from the
+        // classic ones, so that the rules ids of the rule sets that were written
+        // before these switches existed stay as they were.
+        let squares = self
+            .squares
+            .normalized(self.escape, self.king_capture, f.king_armed);
+        if squares != SpecialSquares::classic(self.king_capture, f.king_armed) {
+            let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
+            let _ = write!(
+                s,
+                ";throne={};empty_throne_hostile={};occupied_throne_hostile={};corners_hostile={}",
+                b(squares.throne),
+                h(squares.empty_throne_hostile),
+                h(squares.occupied_throne_hostile),
+                h(squares.corners_hostile),
+            );
+        }
         s
     }
 
@@ -282,9 +303,10 @@ impl RuleSet {
                 } else {
                     "a defender"
                 },
-                corners: match self.escape {
-                    Escape::Corners => " and the corners",
-                    Escape::Edges => "",
+                corners: match (self.squares.throne, self.escape) {
+                    (true, Escape::Corners) => "the throne and the corners",
+                    (true, Escape::Edges) => "the throne",
+                    (false, _) => "the corners",
                 },
             });
         }
@@ -366,6 +388,7 @@ impl RuleSet {
             self.no_legal_moves,
             self.attackers_eliminated_wins,
             self.features,
+            self.squares,
         )
     }
 }

@@ -73,23 +73,25 @@ pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: 
     if free == 0 {
         return 0;
     }
-    let anvils = attackers | (v.king_hostile.0 & !occ);
-    // Every rule needs an attacker or a hostile empty square next to him already.
+    // A side of the king is hostile when an attacker, or an empty square hostile
+    // to him (the throne, a corner, as the rules say), is there.
+    let anvils = attackers | (v.king_anvils.0 & !occ);
+    // Every rule needs a hostile side next to him already.
     if around & anvils == 0 {
         return 0;
     }
-    // The free sides whose opposite side is an anvil: each anvil next to the king
-    // mirrored through him (a step of one square either way is a shift by two
-    // steps; mirrors that do not land next to him fall outside `free`).
+    // The free sides whose opposite side is hostile: each hostile side mirrored
+    // through him (a step of one square either way is a shift by two steps;
+    // mirrors that do not land next to him fall outside `free`).
     let custodial = || {
         let a = anvils & around;
         let two_ranks = 2 * STRIDE as u32;
         ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
     };
-    // The one free side of a king whose other sides are attackers (or `hard`);
-    // never on an edge, where a side is off the board.
-    let enclosed = |hard: u128| {
-        let missing = around & !hard;
+    // Where he is strong: the one free side of a king whose other three sides are
+    // hostile; never on an edge, where a side is off the board.
+    let enclosed = || {
+        let missing = around & !anvils;
         if around.count_ones() == 4 && missing.count_ones() == 1 {
             missing & free
         } else {
@@ -97,19 +99,15 @@ pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: 
         }
     };
     let king = bit(k);
-    let throne = bit(g.throne.index());
-    let on_throne = king == throne;
-    let beside_throne = g.beside_throne.0 & king != 0;
-    match v.king_capture {
-        KingCapture::Weak => custodial(),
-        KingCapture::ThroneFour if on_throne => enclosed(attackers),
-        KingCapture::ThroneFour => custodial(),
-        KingCapture::ThroneFourBesideThree if on_throne => enclosed(attackers),
-        KingCapture::ThroneFourBesideThree if beside_throne => enclosed(attackers | throne),
-        KingCapture::ThroneFourBesideThree => custodial(),
-        KingCapture::FourSides if beside_throne => enclosed(attackers | throne),
-        KingCapture::FourSides => enclosed(attackers),
-    }
+    let on_throne = v.throne.0 & king != 0;
+    let beside_throne = !v.throne.is_empty() && g.beside_throne.0 & king != 0;
+    let strong = match v.king_capture {
+        KingCapture::Weak => false,
+        KingCapture::ThroneFour => on_throne,
+        KingCapture::ThroneFourBesideThree => on_throne || beside_throne,
+        KingCapture::FourSides => true,
+    };
+    if strong { enclosed() } else { custodial() }
 }
 
 impl Position {

@@ -78,6 +78,11 @@ pub struct Geometry {
     pub(crate) neighbour: [[u8; 128]; 4],
 }
 
+/// `b`'s squares where `on`, else none.
+const fn pick(on: bool, b: BitBoard) -> u128 {
+    if on { b.0 } else { 0 }
+}
+
 /// No square (past the edge).
 pub(crate) const NONE: u8 = u8::MAX;
 
@@ -186,6 +191,109 @@ impl Features {
     };
 }
 
+/// Which pieces a special square is hostile to: a hostile square counts as an
+/// enemy on that side of the piece (an "anvil") when it is captured.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Hostility {
+    pub attackers: bool,
+    pub defenders: bool,
+    /// Hostile to the king: the square counts as an attacker beside him.
+    pub king: bool,
+}
+
+impl Hostility {
+    pub const ALL: Hostility = Hostility {
+        attackers: true,
+        defenders: true,
+        king: true,
+    };
+    pub const NONE: Hostility = Hostility {
+        attackers: false,
+        defenders: false,
+        king: false,
+    };
+
+    /// Hostile to the soldiers of `side` (the king aside).
+    #[inline]
+    pub const fn to_soldiers(&self, side: Side) -> bool {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        }
+    }
+}
+
+/// The throne and the corners as data: whether there is a throne, and whom the
+/// throne (empty or occupied) and the corners are hostile to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SpecialSquares {
+    /// Whether the board's centre is a throne. Without one the centre is an
+    /// ordinary square: anyone may stop on it and it is hostile to nobody.
+    pub throne: bool,
+    /// Whom the empty throne is hostile to.
+    pub empty_throne_hostile: Hostility,
+    /// Whom the occupied throne is hostile to (whoever stands on it).
+    pub occupied_throne_hostile: Hostility,
+    /// Whom an empty corner is hostile to, where the corners are the king's goal.
+    pub corners_hostile: Hostility,
+}
+
+impl SpecialSquares {
+    /// The presets' throne and corners for a king capture rule and an armed or
+    /// unarmed king: the empty throne and the corners hostile to everyone (the
+    /// throne not to a king strong on it only), the occupied throne hostile to
+    /// attackers where the king on it is an anvil anyway.
+    pub const fn classic(king_capture: KingCapture, king_armed: bool) -> SpecialSquares {
+        SpecialSquares {
+            throne: true,
+            empty_throne_hostile: Hostility {
+                attackers: true,
+                defenders: true,
+                king: !matches!(king_capture, KingCapture::ThroneFour),
+            },
+            occupied_throne_hostile: Hostility {
+                attackers: king_armed,
+                defenders: false,
+                king: false,
+            },
+            corners_hostile: Hostility::ALL,
+        }
+    }
+
+    /// The same rules with every switch that cannot matter set to its classic
+    /// value, so that rules that play alike are written alike: the throne's
+    /// hostility without a throne, the corners' where the king escapes to the
+    /// edges, the corners' to a king captured on four sides (beside a corner he is
+    /// on the edge), the occupied throne's to the king (only he may stand on it)
+    /// and to attackers when the king is armed (he is an anvil himself).
+    pub const fn normalized(
+        self,
+        escape: Escape,
+        king_capture: KingCapture,
+        king_armed: bool,
+    ) -> SpecialSquares {
+        let classic = SpecialSquares::classic(king_capture, king_armed);
+        let mut s = self;
+        if !s.throne {
+            s.empty_throne_hostile = classic.empty_throne_hostile;
+            s.occupied_throne_hostile = classic.occupied_throne_hostile;
+        }
+        s.occupied_throne_hostile.king = false;
+        if king_armed {
+            s.occupied_throne_hostile.attackers = true;
+        }
+        match escape {
+            Escape::Edges => s.corners_hostile = classic.corners_hostile,
+            Escape::Corners => {
+                if matches!(king_capture, KingCapture::FourSides) {
+                    s.corners_hostile.king = true;
+                }
+            }
+        }
+        s
+    }
+}
+
 /// One rule set ("preset"): everything that differs between the games branan plays.
 #[derive(Debug)]
 pub struct Variant {
@@ -212,11 +320,27 @@ pub struct Variant {
     pub geometry: Geometry,
     /// Squares no soldier may stop on: the throne, and the corners in corner presets.
     pub restricted: BitBoard,
-    /// Squares that are hostile to soldiers while empty.
+    /// The throne and the corners: whether there is a throne, whom they are
+    /// hostile to.
+    pub squares: SpecialSquares,
+    /// The throne's square, or no square on a board without a throne.
+    pub throne: BitBoard,
+    /// Squares that are hostile to some soldiers while empty (the union of
+    /// `hostile_to`).
     pub hostile: BitBoard,
+    /// `hostile_to[side]`: the squares hostile to the soldiers of `side`
+    /// (0 attackers, 1 defenders) while empty.
+    pub hostile_to: [BitBoard; 2],
+    /// `occupied_hostile_to[side]`: the squares hostile to the soldiers of `side`
+    /// while occupied (the throne, where so).
+    pub occupied_hostile_to: [BitBoard; 2],
+    /// Empty squares that count as an attacker beside the king, in every king
+    /// capture rule.
+    pub king_anvils: BitBoard,
     /// Squares where the king has escaped.
     pub escape_squares: BitBoard,
-    /// Empty squares that count as an attacker against the king ("anvils").
+    /// Empty squares that count as an attacker against the king in a two-sided
+    /// capture ("anvils"): the search's view of [`Variant::king_anvils`].
     pub king_hostile: BitBoard,
     /// The board's ray and step tables.
     pub(super) tables: Tables,
@@ -239,9 +363,15 @@ impl Variant {
         no_legal_moves: NoMovesOutcome,
         attackers_eliminated_wins: bool,
         features: Features,
+        squares: SpecialSquares,
     ) -> Variant {
         let geometry = Geometry::new(size);
-        let throne = BitBoard::from_square(geometry.throne);
+        let squares = squares.normalized(escape, king_capture, features.king_armed);
+        let throne = if squares.throne {
+            BitBoard::from_square(geometry.throne)
+        } else {
+            BitBoard::EMPTY
+        };
         let corner_squares = match escape {
             Escape::Corners => geometry.corners,
             Escape::Edges => BitBoard::EMPTY,
@@ -251,13 +381,35 @@ impl Variant {
             Escape::Corners => geometry.corners,
             Escape::Edges => geometry.edges,
         };
+        let hostile_to = [
+            BitBoard(
+                pick(squares.empty_throne_hostile.attackers, throne)
+                    | pick(squares.corners_hostile.attackers, corner_squares),
+            ),
+            BitBoard(
+                pick(squares.empty_throne_hostile.defenders, throne)
+                    | pick(squares.corners_hostile.defenders, corner_squares),
+            ),
+        ];
+        let occupied_hostile_to = [
+            BitBoard(pick(squares.occupied_throne_hostile.attackers, throne)),
+            BitBoard(pick(squares.occupied_throne_hostile.defenders, throne)),
+        ];
+        let king_anvils = BitBoard(
+            pick(squares.empty_throne_hostile.king, throne)
+                | pick(squares.corners_hostile.king, corner_squares),
+        );
         let king_hostile = match king_capture {
-            KingCapture::Weak => restricted,
-            KingCapture::ThroneFourBesideThree | KingCapture::ThroneFour => corner_squares,
-            // Hostile squares never take part: the throne beside him counts as a
-            // side in its own right.
+            KingCapture::Weak => king_anvils,
+            KingCapture::ThroneFourBesideThree | KingCapture::ThroneFour => {
+                BitBoard(king_anvils.0 & corner_squares.0)
+            }
+            // The search looks at two-sided captures only; beside the throne the
+            // rules count the throne as a side.
             KingCapture::FourSides => BitBoard::EMPTY,
         };
+        // Without a throne there is nothing the king could not re-enter.
+        let throne_reentry = throne_reentry || !squares.throne;
         Variant {
             id,
             name,
@@ -274,7 +426,12 @@ impl Variant {
             features,
             geometry,
             restricted,
-            hostile: restricted,
+            squares,
+            throne,
+            hostile: BitBoard(hostile_to[0].0 | hostile_to[1].0),
+            hostile_to,
+            occupied_hostile_to,
+            king_anvils,
             escape_squares,
             king_hostile,
             tables: Tables::of(size, escape),
@@ -309,7 +466,7 @@ impl Variant {
         if !self.restricted.contains(sq) {
             return true;
         }
-        king && (sq != self.geometry.throne || self.throne_reentry)
+        king && (!self.throne.contains(sq) || self.throne_reentry)
     }
 
     /// The side that wins when `side` has no legal move, if any.
@@ -347,6 +504,7 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Loses,
         true,
         Features::BASIC,
+        SpecialSquares::classic(KingCapture::Weak, true),
     ),
     Variant::new(
         "tablut",
@@ -366,6 +524,7 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Loses,
         true,
         Features::BASIC,
+        SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
     ),
     Variant::new(
         "tawlbwrdd",
@@ -385,6 +544,7 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Draw,
         false,
         Features::BASIC,
+        SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
     ),
     Variant::new(
         "brandubh-classic",
@@ -404,6 +564,7 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Loses,
         false,
         Features::BASIC,
+        SpecialSquares::classic(KingCapture::ThroneFour, true),
     ),
     Variant::new(
         "tablut-linnaeus",
@@ -423,6 +584,7 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Draw,
         false,
         Features::BASIC,
+        SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
     ),
     Variant::new(
         "copenhagen",
@@ -447,6 +609,7 @@ static VARIANTS: [Variant; 7] = [
             edge_forts: true,
             encirclement: true,
         },
+        SpecialSquares::classic(KingCapture::FourSides, true),
     ),
     Variant::new(
         "fetlar",
@@ -471,6 +634,7 @@ static VARIANTS: [Variant; 7] = [
             edge_forts: false,
             encirclement: true,
         },
+        SpecialSquares::classic(KingCapture::FourSides, true),
     ),
 ];
 

@@ -49,6 +49,14 @@ pub struct Rules {
     pub repetition_defenders_lose: bool,
     /// The king captures, as the moving piece and as the far piece.
     pub king_armed: bool,
+    /// The centre is a throne (else an ordinary square).
+    pub throne: bool,
+    /// Whom the empty throne is hostile to: attackers, defenders, the king.
+    pub empty_throne: [bool; 3],
+    /// Whom the throne is hostile to while someone stands on it.
+    pub occupied_throne: [bool; 3],
+    /// Whom an empty corner is hostile to (where corners are the goal).
+    pub corner_hostile: [bool; 3],
 }
 
 pub const RULES: [Rules; 7] = [
@@ -68,6 +76,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
     Rules {
         id: "tablut",
@@ -85,6 +97,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
     Rules {
         id: "tawlbwrdd",
@@ -102,6 +118,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
     Rules {
         id: "brandubh-classic",
@@ -119,6 +139,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, false],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
     Rules {
         id: "tablut-linnaeus",
@@ -136,6 +160,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
     Rules {
         id: "copenhagen",
@@ -153,6 +181,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: true,
         repetition_defenders_lose: true,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
     Rules {
         id: "fetlar",
@@ -170,6 +202,10 @@ pub const RULES: [Rules; 7] = [
         encirclement: true,
         repetition_defenders_lose: false,
         king_armed: true,
+        throne: true,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
     },
 ];
 
@@ -235,7 +271,32 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         "draw" => false,
         other => return Err(format!("no_legal_moves {other:?}")),
     };
+    let king_armed = flag("king_armed")?;
+    let hostility = |name: &str, default: [bool; 3]| -> Result<[bool; 3], String> {
+        match o.get(name) {
+            None => Ok(default),
+            Some(h) => {
+                let part = |p: &str| {
+                    h.get(p)
+                        .and_then(serde_json::Value::as_bool)
+                        .ok_or_else(|| format!("{name}.{p}"))
+                };
+                Ok([part("attackers")?, part("defenders")?, part("king")?])
+            }
+        }
+    };
+    let throne = match o.get("has_throne") {
+        None => true,
+        Some(v) => v.as_bool().ok_or("has_throne is not a boolean")?,
+    };
     let rules = Rules {
+        throne,
+        empty_throne: hostility(
+            "empty_throne_hostile",
+            [true, true, king != KingRule::FourOrTwo],
+        )?,
+        occupied_throne: hostility("occupied_throne_hostile", [king_armed, false, false])?,
+        corner_hostile: hostility("corners_hostile", [true, true, true])?,
         id: "custom",
         size,
         corners,
@@ -250,7 +311,7 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         forts: flag("edge_forts")?,
         encirclement: flag("encirclement")?,
         repetition_defenders_lose,
-        king_armed: flag("king_armed")?,
+        king_armed,
     };
     Ok((Box::leak(Box::new(rules)), start))
 }
@@ -418,7 +479,32 @@ impl Pos {
 
     /// The throne, and the corners in corner presets.
     fn restricted(&self, sq: (usize, usize)) -> bool {
-        sq == self.throne() || (self.rules.corners && self.is_corner(sq))
+        self.is_throne(sq) || (self.rules.corners && self.is_corner(sq))
+    }
+
+    /// The centre, where the board has a throne.
+    fn is_throne(&self, sq: (usize, usize)) -> bool {
+        self.rules.throne && sq == self.throne()
+    }
+
+    /// 0 attackers, 1 defenders, 2 the king.
+    fn kind(c: char) -> usize {
+        match c {
+            't' => 0,
+            'T' => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether `sq` is an empty square hostile to `prey`'s kind: the empty throne
+    /// or an empty corner, as the rules say.
+    fn hostile_to(&self, sq: (usize, usize), prey: char) -> bool {
+        let k = Pos::kind(prey);
+        if self.at(sq) != '.' {
+            return self.is_throne(sq) && self.rules.occupied_throne[k] && prey != 'K';
+        }
+        (self.is_throne(sq) && self.rules.empty_throne[k])
+            || (self.rules.corners && self.is_corner(sq) && self.rules.corner_hostile[k])
     }
 
     fn step(&self, sq: (usize, usize), d: (i32, i32)) -> Option<(usize, usize)> {
@@ -475,7 +561,7 @@ impl Pos {
                             break;
                         }
                         sq = next;
-                        let allowed = if sq == self.throne() {
+                        let allowed = if self.is_throne(sq) {
                             c == 'K' && self.rules.reentry
                         } else if self.rules.corners && self.is_corner(sq) {
                             c == 'K'
@@ -492,50 +578,26 @@ impl Pos {
         out
     }
 
-    /// Empty and hostile to soldiers: the empty throne, an empty corner in corner
-    /// presets.
-    fn hostile_empty(&self, sq: (usize, usize)) -> bool {
-        self.at(sq) == '.' && self.restricted(sq)
-    }
-
     /// Whether the king on `k`, next to the attacker that just arrived on `a`, falls.
+    /// A side is hostile to him with an attacker on it or an empty square hostile
+    /// to him; where he is strong all four sides must be, else the far one.
     fn king_falls(&self, k: (usize, usize), a: (usize, usize)) -> bool {
+        let hostile = |sq: (usize, usize)| self.at(sq) == 't' || self.hostile_to(sq, 'K');
         let beyond = self.step(k, (k.0 as i32 - a.0 as i32, k.1 as i32 - a.1 as i32));
-        let attacker_beyond = beyond.is_some_and(|b| self.at(b) == 't');
-        let all_round_but = |skip: Option<(usize, usize)>| {
-            DIRS.iter().all(|&d| match self.step(k, d) {
-                Some(sq) => Some(sq) == skip || self.at(sq) == 't',
-                None => false,
-            })
-        };
         let throne = self.throne();
-        let beside_throne =
-            (k.0 as i32 - throne.0 as i32).abs() + (k.1 as i32 - throne.1 as i32).abs() == 1;
-        match self.rules.king {
-            KingRule::Weak => attacker_beyond || beyond.is_some_and(|b| self.hostile_empty(b)),
-            KingRule::FourThreeTwo => {
-                if k == throne {
-                    all_round_but(None)
-                } else if beside_throne {
-                    all_round_but(Some(throne))
-                } else {
-                    // An empty corner is hostile to him too, where corners are the
-                    // goal (docs/rules.md, "Rule sets as data").
-                    attacker_beyond
-                        || beyond.is_some_and(|b| {
-                            self.rules.corners && self.at(b) == '.' && self.is_corner(b)
-                        })
-                }
-            }
-            KingRule::Four => all_round_but(beside_throne.then_some(throne)),
-            KingRule::FourOrTwo => {
-                if k == throne {
-                    all_round_but(None)
-                } else {
-                    attacker_beyond
-                        || beyond.is_some_and(|b| self.at(b) == '.' && self.is_corner(b))
-                }
-            }
+        let on_throne = self.is_throne(k);
+        let beside_throne = self.rules.throne
+            && (k.0 as i32 - throne.0 as i32).abs() + (k.1 as i32 - throne.1 as i32).abs() == 1;
+        let strong = match self.rules.king {
+            KingRule::Weak => false,
+            KingRule::FourOrTwo => on_throne,
+            KingRule::FourThreeTwo => on_throne || beside_throne,
+            KingRule::Four => true,
+        };
+        if strong {
+            DIRS.iter().all(|&d| self.step(k, d).is_some_and(hostile))
+        } else {
+            beyond.is_some_and(hostile)
         }
     }
 
@@ -565,7 +627,7 @@ impl Pos {
                 continue;
             }
             let Some(r) = self.step(q, d) else { continue };
-            if self.ally(self.at(r), mover) || self.hostile_empty(r) {
+            if self.ally(self.at(r), mover) || self.hostile_to(r, prey) {
                 captured.push(q);
             }
         }
@@ -615,11 +677,12 @@ impl Pos {
                 row.push(s);
                 sq = self.step(s, along);
             }
-            // An empty corner closes a row where corners are the king's goal (in
-            // edge-escape rules the corners are ordinary squares).
+            // An empty corner hostile to the row's soldiers closes it where
+            // corners are the king's goal (in edge-escape rules the corners are
+            // ordinary squares).
+            let soldier = if mover == 'a' { 'T' } else { 't' };
             let closed = sq.is_some_and(|e| {
-                self.ally(self.at(e), mover)
-                    || (self.at(e) == '.' && self.rules.corners && self.is_corner(e))
+                self.ally(self.at(e), mover) || (self.at(e) == '.' && self.hostile_to(e, soldier))
             });
             if row.len() >= 2 && closed {
                 taken.extend(row.into_iter().filter(|&q| self.at(q) != 'K'));
