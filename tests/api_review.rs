@@ -87,10 +87,10 @@ fn the_ndjson_stream_sends_each_ply_as_it_is_judged() {
     let mut lines: Vec<(Value, std::time::Instant)> = Vec::new();
     for l in reader.lines() {
         let l = l.unwrap();
-        if let Ok(v) = serde_json::from_str::<Value>(l.trim()) {
-            if v.is_object() {
-                lines.push((v, std::time::Instant::now()));
-            }
+        if let Ok(v) = serde_json::from_str::<Value>(l.trim())
+            && v.is_object()
+        {
+            lines.push((v, std::time::Instant::now()));
         }
     }
     assert_eq!(lines.len(), moves.len() + 1, "{lines:?}");

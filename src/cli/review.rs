@@ -85,7 +85,12 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         eprintln!("branan review: cannot read the moves: {e}");
         return ExitCode::FAILURE;
     }
-    let rules = match args.rules.as_deref().map(RulesInput::from_query).transpose() {
+    let rules = match args
+        .rules
+        .as_deref()
+        .map(RulesInput::from_query)
+        .transpose()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("branan review: {}", e.problem().detail);
