@@ -201,9 +201,17 @@ impl Position {
         let occ = self.occupied().0;
         let (hammers, prey) = match side {
             Side::Attackers => (self.attackers, self.defenders),
-            Side::Defenders => (self.defenders | self.king, self.attackers),
+            Side::Defenders if v.features.king_armed => {
+                (self.defenders | self.king, self.attackers)
+            }
+            Side::Defenders => (self.defenders, self.attackers),
         };
-        let anvils = hammers | (v.hostile & BitBoard(!occ));
+        // The same anvils as playing the move: the squares hostile to the prey's
+        // side, empty or occupied as the rules say.
+        let prey_side = side.opponent() as usize;
+        let anvils = hammers
+            | (v.hostile_to[prey_side] & BitBoard(!occ))
+            | (v.occupied_hostile_to[prey_side] & BitBoard(occ));
         let empty = g.board & BitBoard(!occ);
         let mut squares = BitBoard::EMPTY;
         for d in 0..4 {
