@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::bitboard::BitBoard;
+use super::direction::Direction;
 use super::edges;
 use super::error::IllegalMove;
 use super::movegen::direction;
@@ -313,10 +314,10 @@ impl Position {
         let occupied = self.occupied().0;
         let anvils = hammers | (v.hostile.0 & !occupied);
         let mut captures = 0;
-        for dir in 0..4 {
-            let q = st.one[dir][t];
+        for dir in Direction::ALL {
+            let q = st.one[dir.index()][t];
             if q & prey != 0 {
-                if st.two[dir][t] & anvils != 0 {
+                if st.two[dir.index()][t] & anvils != 0 {
                     captures |= q;
                 }
             } else if q & king != 0 {
