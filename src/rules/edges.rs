@@ -2,6 +2,7 @@
 //! edge, edge forts and encirclement. Each is a flood or a walk over bitboards.
 
 use super::bitboard::BitBoard;
+use super::direction::Direction::{self, East, North, South, West};
 use super::position::Position;
 use super::variant::{Geometry, Variant};
 
@@ -14,29 +15,29 @@ const fn bit(index: usize) -> u128 {
 #[inline]
 fn around(g: &Geometry, b: u128) -> u128 {
     let b = BitBoard(b);
-    (g.shift(b, 0) | g.shift(b, 1) | g.shift(b, 2) | g.shift(b, 3)).0
+    (g.shift(b, North) | g.shift(b, East) | g.shift(b, South) | g.shift(b, West)).0
 }
 
 /// The direction from an edge square towards the middle of the board, or `None`
 /// for a square off the edge or in a corner.
 #[inline]
-fn inward(g: &Geometry, index: usize) -> Option<usize> {
+fn inward(g: &Geometry, index: usize) -> Option<Direction> {
     let last = g.size as usize - 1;
     let stride = super::square::STRIDE as usize;
     let (file, rank) = (index % stride, index / stride);
     let on_rank_edge = rank == 0 || rank == last;
     let on_file_edge = file == 0 || file == last;
     match (on_rank_edge, on_file_edge) {
-        (true, false) => Some(if rank == 0 { 0 } else { 2 }),
-        (false, true) => Some(if file == 0 { 1 } else { 3 }),
+        (true, false) => Some(if rank == 0 { North } else { South }),
+        (false, true) => Some(if file == 0 { East } else { West }),
         _ => None,
     }
 }
 
 /// The square next to `index` in direction `dir`, as an index.
 #[inline]
-fn step(g: &Geometry, index: usize, dir: usize) -> Option<usize> {
-    let n = g.neighbour[dir][index];
+fn step(g: &Geometry, index: usize, dir: Direction) -> Option<usize> {
+    let n = g.neighbour[dir.index()][index];
     (n != super::variant::NONE).then_some(n as usize)
 }
 
@@ -60,7 +61,7 @@ pub(crate) fn shieldwall(
     };
     let brackets = hammers | (hostile_empty & g.edges.0);
     let mut taken = 0;
-    for along in [(front + 1) & 3, (front + 3) & 3] {
+    for along in front.sideways() {
         let mut run = 0u128;
         let mut members = 0;
         let mut sq = step(g, to, along);
@@ -119,14 +120,14 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
     let mut safe = wall;
     loop {
         let held = closed | safe;
-        let guarded = |index: usize, a: usize, b: usize| {
+        let guarded = |index: usize, a: Direction, b: Direction| {
             step(g, index, a).is_none_or(|s| held & bit(s) != 0)
                 || step(g, index, b).is_none_or(|s| held & bit(s) != 0)
         };
         let mut keep = 0;
         for d in BitBoard(safe) {
             let i = d.index();
-            if guarded(i, 0, 2) && guarded(i, 1, 3) {
+            if guarded(i, North, South) && guarded(i, East, West) {
                 keep |= bit(i);
             }
         }
@@ -149,7 +150,12 @@ fn breakable_rows(g: &Geometry, safe: u128, held: u128, pieces: u128, empty: u12
     let stride = super::square::STRIDE as usize;
     let mut breakable = 0;
     // Each edge: its first square, the direction along it and the inward one.
-    let edges = [(0, 1, 0), (last * stride, 1, 2), (0, 0, 1), (last, 0, 3)];
+    let edges = [
+        (0, East, North),
+        (last * stride, East, South),
+        (0, North, East),
+        (last, North, West),
+    ];
     for (start, along, front) in edges {
         let mut sq = Some(start);
         let mut before = None;
@@ -223,7 +229,12 @@ pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u
     let brackets = hammers | (v.hostile_to[prey_side].0 & g.edges.0 & empty);
     let last = g.size as usize - 1;
     let stride = super::square::STRIDE as usize;
-    let edges = [(0, 1, 0), (last * stride, 1, 2), (0, 0, 1), (last, 0, 3)];
+    let edges = [
+        (0, East, North),
+        (last * stride, East, South),
+        (0, North, East),
+        (last, North, West),
+    ];
     let mut targets = 0;
     for (start, along, front) in edges {
         let faced = |s: usize| {

@@ -12,6 +12,7 @@
 //! ```
 
 mod bitboard;
+mod direction;
 mod edges;
 mod error;
 mod game;
@@ -31,6 +32,7 @@ mod variant;
 mod zobrist;
 
 pub use bitboard::BitBoard;
+pub use direction::Direction;
 pub use error::{
     Field, IllegalMove, InvalidPosition, MoveParseError, ParseError, PlayError, PositionError,
 };

@@ -7,6 +7,7 @@
 //! nearest target first.
 
 use super::bitboard::BitBoard;
+use super::direction::Direction;
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::rays::{first_blocker, slide};
@@ -46,18 +47,21 @@ fn stops(v: &Variant) -> (u128, u128) {
     (!v.restricted.0, king)
 }
 
-/// The one direction from `from` to `to` (0 N, 1 E, 2 S, 3 W), if they share a
-/// line and differ.
+/// The one direction from `from` to `to`, if they share a line and differ.
 #[inline]
-pub(crate) fn direction(from: Square, to: Square) -> Option<usize> {
+pub(crate) fn direction(from: Square, to: Square) -> Option<Direction> {
     if from.rank() == to.rank() {
         match to.file().cmp(&from.file()) {
-            std::cmp::Ordering::Greater => Some(1),
-            std::cmp::Ordering::Less => Some(3),
+            std::cmp::Ordering::Greater => Some(Direction::East),
+            std::cmp::Ordering::Less => Some(Direction::West),
             std::cmp::Ordering::Equal => None,
         }
     } else if from.file() == to.file() {
-        Some(if to.rank() > from.rank() { 0 } else { 2 })
+        Some(if to.rank() > from.rank() {
+            Direction::North
+        } else {
+            Direction::South
+        })
     } else {
         None
     }
@@ -100,9 +104,9 @@ impl Position {
                 soldier_keep
             };
             let from_sq = Square::from_index(from as u8);
-            for dir in 0..4 {
+            for dir in Direction::ALL {
                 let mut to = slide(r, from, dir, occ) & keep;
-                if dir < 2 {
+                if dir.ascends() {
                     // North and east: towards higher indices, nearest lowest.
                     while to != 0 {
                         let t = to.trailing_zeros();
@@ -127,12 +131,12 @@ impl Position {
     }
 
     /// Calls `f(move, direction)` with every move of the side to move that lands on
-    /// `targets` (the direction the piece moves, 0 N, 1 E, 2 S, 3 W): target by
+    /// `targets` (with the direction the piece moves in): target by
     /// target in square order, then the piece coming from the north, east, south and
     /// west of it. Cheaper than [`Position::generate_moves_for`] when the targets
     /// are few.
     #[inline(always)]
-    pub fn generate_moves_to(&self, targets: Targets, mut f: impl FnMut(Move, usize)) {
+    pub fn generate_moves_to(&self, targets: Targets, mut f: impl FnMut(Move, Direction)) {
         let v = self.variant;
         let r = v.tables.rays;
         let occ = self.occupied().0;
@@ -145,7 +149,7 @@ impl Position {
         while to != 0 {
             let t = to.trailing_zeros() as usize;
             to &= to - 1;
-            for dir in 0..4 {
+            for dir in Direction::ALL {
                 let Some(from) = first_blocker(r, t, dir, occ) else {
                     continue;
                 };
@@ -163,7 +167,7 @@ impl Position {
                             from: Square::from_index(from as u8),
                             to: Square::from_index(t as u8),
                         },
-                        (dir + 2) & 3,
+                        dir.opposite(),
                     );
                 }
             }
@@ -219,7 +223,9 @@ impl Position {
         let v = self.variant;
         let free = !self.occupied() & !v.restricted;
         let pieces = self.pieces(self.turn);
-        (0..4).any(|dir| !(v.geometry.shift(pieces, dir) & free).is_empty())
+        Direction::ALL
+            .into_iter()
+            .any(|dir| !(v.geometry.shift(pieces, dir) & free).is_empty())
             || self.count_moves() > 0
     }
 }
@@ -231,7 +237,7 @@ impl Position {
 fn count_slides(v: &Variant, from: BitBoard, empty: BitBoard, may_stop: BitBoard) -> u32 {
     let g = &v.geometry;
     let mut count = 0;
-    for dir in 0..4 {
+    for dir in Direction::ALL {
         let mut front = g.shift(from, dir) & empty;
         while !front.is_empty() {
             count += (front & may_stop).len();

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::bitboard::BitBoard;
+use super::direction::Direction;
 use super::edges;
 use super::error::IllegalMove;
 use super::movegen::direction;
@@ -315,10 +316,10 @@ impl Position {
         let hostile_empty = v.hostile_to[prey_side].0 & !occupied;
         let anvils = hammers | hostile_empty | (v.occupied_hostile_to[prey_side].0 & occupied);
         let mut captures = 0;
-        for dir in 0..4 {
-            let q = st.one[dir][t];
+        for dir in Direction::ALL {
+            let q = st.one[dir.index()][t];
             if q & prey != 0 {
-                if st.two[dir][t] & anvils != 0 {
+                if st.two[dir.index()][t] & anvils != 0 {
                     captures |= q;
                 }
             } else if q & king != 0 {

@@ -3,6 +3,7 @@
 //! one- and two-step neighbours captures look at; the rays that end on an escape
 //! square; and [`Tables`], which each preset holds for its board.
 
+use super::direction::Direction;
 use super::square::STRIDE;
 use super::variant::Escape;
 
@@ -71,7 +72,7 @@ const fn build_steps(size: u8) -> Steps {
             let ray = r[dir][sq];
             if ray != 0 {
                 // The nearest square of the ray, then the next one.
-                let (first, second) = if dir < 2 {
+                let (first, second) = if Direction::ALL[dir].ascends() {
                     let a = ray.trailing_zeros();
                     let rest = ray & !(1u128 << a);
                     (
@@ -134,7 +135,7 @@ const fn escape_rays_of(size: u8, corners_only: bool) -> Rays {
         while sq < 128 {
             let ray = all[dir][sq];
             if ray != 0 {
-                let end = if dir < 2 {
+                let end = if Direction::ALL[dir].ascends() {
                     127 - ray.leading_zeros()
                 } else {
                     ray.trailing_zeros()
@@ -227,14 +228,14 @@ impl super::variant::Variant {
     /// The squares from `sq` (exclusive) to the board's edge in direction `dir`
     /// (0 north, 1 east, 2 south, 3 west).
     #[inline]
-    pub(crate) fn ray(&self, sq: usize, dir: usize) -> u128 {
-        self.tables.rays[dir][sq]
+    pub(crate) fn ray(&self, sq: usize, dir: Direction) -> u128 {
+        self.tables.rays[dir.index()][sq]
     }
 
     /// The empty squares a piece on `sq` slides over in direction `dir`, the
     /// board occupied by `occ`.
     #[inline]
-    pub(crate) fn slide(&self, sq: usize, dir: usize, occ: u128) -> u128 {
+    pub(crate) fn slide(&self, sq: usize, dir: Direction, occ: u128) -> u128 {
         slide(self.tables.rays, sq, dir, occ)
     }
 
@@ -247,11 +248,11 @@ impl super::variant::Variant {
 
 /// The first occupied square from `sq` in direction `dir`, if any.
 #[inline]
-pub(crate) fn first_blocker(r: &Rays, sq: usize, dir: usize, occ: u128) -> Option<usize> {
-    let blk = r[dir][sq] & occ;
+pub(crate) fn first_blocker(r: &Rays, sq: usize, dir: Direction, occ: u128) -> Option<usize> {
+    let blk = r[dir.index()][sq] & occ;
     if blk == 0 {
         None
-    } else if dir < 2 {
+    } else if dir.ascends() {
         Some(blk.trailing_zeros() as usize)
     } else {
         Some(127 - blk.leading_zeros() as usize)
@@ -260,10 +261,10 @@ pub(crate) fn first_blocker(r: &Rays, sq: usize, dir: usize, occ: u128) -> Optio
 
 /// The empty squares a piece on `sq` slides over in direction `dir`.
 #[inline]
-pub(crate) fn slide(r: &Rays, sq: usize, dir: usize, occ: u128) -> u128 {
-    let ray = r[dir][sq];
+pub(crate) fn slide(r: &Rays, sq: usize, dir: Direction, occ: u128) -> u128 {
+    let ray = r[dir.index()][sq];
     let blockers = ray & occ;
-    if dir < 2 {
+    if dir.ascends() {
         // North and east run upwards: keep the squares below the lowest blocker
         // (all of the ray when there is none: 0 - 1 is every bit).
         ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
@@ -280,7 +281,10 @@ pub(crate) fn slide(r: &Rays, sq: usize, dir: usize, occ: u128) -> u128 {
 /// Every empty square a piece on `sq` slides over.
 #[inline]
 pub(crate) fn slides(r: &Rays, sq: usize, occ: u128) -> u128 {
-    slide(r, sq, 0, occ) | slide(r, sq, 1, occ) | slide(r, sq, 2, occ) | slide(r, sq, 3, occ)
+    slide(r, sq, Direction::North, occ)
+        | slide(r, sq, Direction::East, occ)
+        | slide(r, sq, Direction::South, occ)
+        | slide(r, sq, Direction::West, occ)
 }
 
 #[cfg(test)]
@@ -300,7 +304,10 @@ mod tests {
         assert_eq!(r[0][a1].count_ones(), 6);
         // A slide stops before the first piece.
         let occ = 1u128 << Square::new(3, 5).index();
-        assert_eq!(slide(r, d4, 0, occ), 1u128 << Square::new(3, 4).index());
+        assert_eq!(
+            slide(r, d4, Direction::North, occ),
+            1u128 << Square::new(3, 4).index()
+        );
     }
 
     #[test]
@@ -327,12 +334,12 @@ mod tests {
             let st = Tables::of(size, Escape::Edges).steps;
             for sq in g.board {
                 let mut around = 0;
-                for dir in 0..4 {
+                for dir in Direction::ALL {
                     let one = g.step(sq, dir);
                     let two = one.and_then(|n| g.step(n, dir));
                     let mask = |s: Option<Square>| s.map_or(0, |s| 1u128 << s.index());
-                    assert_eq!(st.one[dir][sq.index()], mask(one));
-                    assert_eq!(st.two[dir][sq.index()], mask(two));
+                    assert_eq!(st.one[dir.index()][sq.index()], mask(one));
+                    assert_eq!(st.two[dir.index()][sq.index()], mask(two));
                     around |= mask(one);
                 }
                 assert_eq!(st.around[sq.index()], around);

@@ -4,6 +4,7 @@
 //! king-capture test ([`king_capture_squares`]).
 
 use super::bitboard::BitBoard;
+use super::direction::Direction;
 use super::moves::Move;
 use super::position::Position;
 use super::rays::{NEVER_OPEN, Rays, first_blocker, slides};
@@ -171,13 +172,13 @@ impl Position {
         }
         let st = v.tables.steps;
         let r = v.tables.rays;
-        for d in 0..4 {
-            let n = st.one[d][k] & targets;
+        for d in Direction::ALL {
+            let n = st.one[d.index()][k] & targets;
             if n == 0 {
                 continue;
             }
             let n = n.trailing_zeros() as usize;
-            for d2 in 0..4 {
+            for d2 in Direction::ALL {
                 if let Some(b) = first_blocker(r, n, d2, occ)
                     && att & bit(b) != 0
                 {
@@ -214,8 +215,8 @@ impl Position {
             | (v.occupied_hostile_to[prey_side] & BitBoard(occ));
         let empty = g.board & BitBoard(!occ);
         let mut squares = BitBoard::EMPTY;
-        for d in 0..4 {
-            let od = (d + 2) & 3;
+        for d in Direction::ALL {
+            let od = d.opposite();
             let q = g.shift(anvils, od) & prey;
             if !q.is_empty() {
                 squares |= g.shift(q, od) & empty;

@@ -2,6 +2,7 @@
 //! [`Variant`], never a branch on a preset's id.
 
 use super::bitboard::BitBoard;
+use super::direction::Direction;
 use super::rays::Tables;
 use super::square::{MAX_SIZE, STRIDE, Side, Square};
 
@@ -148,20 +149,20 @@ impl Geometry {
 
     /// The next square from `sq` in direction `dir` (0 N, 1 E, 2 S, 3 W).
     #[inline]
-    pub fn step(&self, sq: Square, dir: usize) -> Option<Square> {
-        let n = self.neighbour[dir][sq.index()];
+    pub fn step(&self, sq: Square, dir: Direction) -> Option<Square> {
+        let n = self.neighbour[dir.index()][sq.index()];
         (n != NONE).then(|| Square::from_index(n))
     }
 
     /// Shift every square of `b` one step in direction `dir`, dropping those that
     /// fall off the board.
     #[inline]
-    pub(crate) fn shift(&self, b: BitBoard, dir: usize) -> BitBoard {
+    pub(crate) fn shift(&self, b: BitBoard, dir: Direction) -> BitBoard {
         match dir {
-            0 => BitBoard((b.0 << STRIDE) & self.board.0),
-            1 => BitBoard((b.0 << 1) & self.not_first_file.0),
-            2 => BitBoard(b.0 >> STRIDE),
-            _ => BitBoard((b.0 >> 1) & self.not_last_file.0),
+            Direction::North => BitBoard((b.0 << STRIDE) & self.board.0),
+            Direction::East => BitBoard((b.0 << 1) & self.not_first_file.0),
+            Direction::South => BitBoard(b.0 >> STRIDE),
+            Direction::West => BitBoard((b.0 >> 1) & self.not_last_file.0),
         }
     }
 }
@@ -667,9 +668,9 @@ mod tests {
     fn shifts_do_not_wrap() {
         let g = Geometry::new(11);
         let east_edge = BitBoard::file(11, 10);
-        assert!(g.shift(east_edge, 1).is_empty());
-        assert!(g.shift(BitBoard::file(11, 0), 3).is_empty());
-        assert!(g.shift(BitBoard::rank(11, 10), 0).is_empty());
-        assert!(g.shift(BitBoard::rank(11, 0), 2).is_empty());
+        assert!(g.shift(east_edge, Direction::East).is_empty());
+        assert!(g.shift(BitBoard::file(11, 0), Direction::West).is_empty());
+        assert!(g.shift(BitBoard::rank(11, 10), Direction::North).is_empty());
+        assert!(g.shift(BitBoard::rank(11, 0), Direction::South).is_empty());
     }
 }

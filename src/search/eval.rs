@@ -3,7 +3,7 @@
 //! escape squares, and the pressure around the king. The weights are in
 //! [`super::params`].
 
-use crate::rules::{Escape, Position, Side, Variant};
+use crate::rules::{Direction, Escape, Position, Side, Variant};
 
 use crate::rules::{line_squares, lines_from};
 
@@ -61,7 +61,7 @@ pub(crate) struct Evaluator {
     /// Corner presets: each corner with the two directions along the edges away
     /// from it, and the whole edge line that way. A square sees a corner exactly
     /// when it lies on one of these slides.
-    corner_slides: [(usize, usize, u128); 8],
+    corner_slides: [(usize, Direction, u128); 8],
 }
 
 impl Evaluator {
@@ -92,10 +92,10 @@ impl Evaluator {
             }
         }
         let g = &v.geometry;
-        let mut corner_slides = [(0, 0, 0); 8];
+        let mut corner_slides = [(0, Direction::North, 0); 8];
         for (i, c) in g.corners.enumerate() {
             let mut n = 0;
-            for dir in 0..4 {
+            for dir in Direction::ALL {
                 if g.step(c, dir).is_some() {
                     corner_slides[2 * i + n] = (c.index(), dir, v.ray(c.index(), dir));
                     n += 1;

@@ -196,12 +196,12 @@ fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
         }
         let (from, t) = (m.from.index(), m.to.index());
         // North and south steps are a rank apart.
-        let distance = if dir % 2 == 0 {
+        let distance = if dir.is_vertical() {
             from.abs_diff(t) / STRIDE as usize
         } else {
             from.abs_diff(t)
         };
-        let order = (from << 9) | (dir << 7) | distance;
+        let order = (from << 9) | (dir.index() << 7) | distance;
         scored[n] = pack(plan.good_score(t), order, c);
         n += 1;
     });
