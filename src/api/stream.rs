@@ -20,13 +20,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::api::AppState;
-use crate::api::analyze::{AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond};
+use crate::api::analyze::{
+    AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond, win_chance,
+};
 use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
-use crate::rules::Move;
-use crate::search::{self, Iteration};
+use crate::rules::{Game, Move};
+use crate::search::{self, Iteration, Score};
 
 /// The media type of the stream.
 pub const EVENT_STREAM: &str = "text/event-stream";
@@ -167,6 +169,10 @@ pub struct InfoEvent {
     pub depth: u32,
     /// The best line's score, from the side to move's point of view.
     pub score: ScoreDto,
+    /// `score` as the side to move's expected result, 0 to 1 (as the analysis's
+    /// `win_chance`).
+    #[schema(minimum = 0, maximum = 1)]
+    pub win_chance: f64,
     /// The best line at this depth.
     pub pv: Vec<String>,
     /// Nodes searched so far.
@@ -181,17 +187,19 @@ pub struct InfoEvent {
 }
 
 impl InfoEvent {
-    fn of(it: &Iteration<'_>, multipv: usize) -> InfoEvent {
+    fn of(it: &Iteration<'_>, multipv: usize, game: &Game) -> InfoEvent {
         let names = |pv: &[Move]| pv.iter().map(ToString::to_string).collect::<Vec<_>>();
         let best = it.lines.first();
+        let score = best.map_or(Score::Cp(0), |l| l.score);
         InfoEvent {
             depth: it.depth,
-            score: best.map_or(ScoreDto::Cp(0), |l| l.score.into()),
+            score: score.into(),
+            win_chance: win_chance(game, score),
             pv: best.map_or_else(Vec::new, |l| names(&l.pv)),
             nodes: it.nodes,
             nps: (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64,
             time_ms: it.elapsed.as_millis() as u64,
-            lines: (multipv > 1).then(|| it.lines.iter().map(LineDto::of).collect()),
+            lines: (multipv > 1).then(|| it.lines.iter().map(|l| LineDto::of(l, game)).collect()),
         }
     }
 }
@@ -231,7 +239,11 @@ fn search_job(
     Box::new(move |searcher| {
         let mut listener = |it: &Iteration<'_>| {
             if tx
-                .send(event("info", None, &InfoEvent::of(it, p.multipv)))
+                .send(event(
+                    "info",
+                    None,
+                    &InfoEvent::of(it, p.multipv, &p.built.game),
+                ))
                 .is_err()
             {
                 // Nobody reads the stream any more.

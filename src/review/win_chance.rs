@@ -3,7 +3,7 @@
 //! end can draw an evaluation bar and a review's classes mean the same in every
 //! preset.
 
-use crate::rules::{Escape, Side, Variant};
+use crate::rules::{Escape, Game, Side, Variant};
 use crate::search::Score;
 
 /// Each preset's curve: the scale `k` and the defenders' offset `d`, in
@@ -115,6 +115,21 @@ pub fn win_chance(variant: &Variant, side: Side, score: Score) -> f64 {
             let c = curve(variant);
             super::fit::chance(f64::from(cp), side, c.k, c.offset)
         }
+    }
+}
+
+/// The chance that the side to move in `game` wins, given its score there: the
+/// result itself once the game is over (1 won, 0 lost, 0.5 drawn), else
+/// [`win_chance`].
+pub fn win_chance_to_move(game: &Game, score: Score) -> f64 {
+    let side = game.position().side_to_move();
+    match game.outcome() {
+        Some(o) => match o.winner {
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        },
+        None => win_chance(game.position().variant(), side, score),
     }
 }
 
