@@ -163,7 +163,7 @@ impl StreamQuery {
 
 /// The data of an `info` event: one completed iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({"depth": 3, "score": {"cp": 160}, "pv": ["d2-f2", "d3-e3", "d6-f6"], "nodes": 960, "nps": 1920000, "time_ms": 0}))]
+#[schema(example = json!({"depth": 3, "score": {"cp": 160}, "win_chance": 0.123, "pv": ["d2-f2", "d3-e3", "d6-f6"], "nodes": 960, "nps": 1920000, "time_ms": 0}))]
 pub struct InfoEvent {
     /// The depth just completed.
     pub depth: u32,
@@ -329,7 +329,7 @@ fn start(
         .streaming(stream))
 }
 
-const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
+const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"win_chance\":0.026,\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"win_chance\":0.123,\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"win_chance\":0.123,\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
 
 /// Analyse a game, streaming each iteration (Server-Sent Events)
 ///

@@ -227,10 +227,10 @@ impl Reviewer {
         if self.done {
             return Ok(None);
         }
-        let judged = match self.current.take() {
-            None => None,
-            Some(current) => Some(self.judge(&current, &next)),
-        };
+        let judged = self
+            .current
+            .take()
+            .map(|current| self.judge(&current, &next));
         self.current = Some(next);
         let i = self.plies.len() + usize::from(judged.is_some());
         match self.moves.get(i) {
