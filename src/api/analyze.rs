@@ -67,15 +67,16 @@ pub struct AnalyzeRequest {
     #[serde(default)]
     pub multipv: Option<usize>,
     /// Playing strength, 1 (beginner) to 10 (full strength, the default). Below 10
-    /// the search is shallower and the move is chosen among the best lines at
-    /// random, weighted by score; a forced win is always played and a move that
-    /// loses by force never chosen while another does not.
+    /// the search is bounded by a depth or a number of nodes (the same strength at
+    /// any time per move) and the move is chosen among the best lines at random,
+    /// weighted by score; a forced win is always played and a move that loses by
+    /// force never chosen while another does not.
     #[serde(default)]
     #[schema(minimum = 1, maximum = 10)]
     pub level: Option<i64>,
     /// Seed of a level's choice (0 to 2^53 - 1, default 0): the same request with
-    /// the same seed gives the same move once the level's depth is reached within
-    /// the time.
+    /// the same seed gives the same move whenever the level's own depth or node
+    /// bound stops the search before the time does.
     #[serde(default)]
     #[schema(minimum = 0, maximum = 9007199254740991_i64)]
     pub seed: Option<i64>,

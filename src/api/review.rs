@@ -72,7 +72,7 @@ pub struct ReviewRequest {
     #[serde(default)]
     pub depth: Option<u32>,
     /// The reviewing engine's strength, 1 to 10 (default 10): a lower level searches
-    /// shallower, as in `POST /v1/analyze`.
+    /// less (a depth or node bound), as in `POST /v1/analyze`.
     #[serde(default)]
     #[schema(minimum = 1, maximum = 10)]
     pub level: Option<i64>,

@@ -1,13 +1,17 @@
 //! Playing strength levels, for play against the computer.
 //!
-//! Level 10 is the full engine. A lower level searches to a shallow depth, looks at
-//! the best few lines, and picks among the good ones at random, weighted by score
-//! (a softmax whose temperature falls as the level rises). Two rules hold at every
-//! level: a won game is never let go (a line that wins by force is always played,
-//! so no win in one ply is missed), and a line that loses by force (for example one
-//! that lets the king be taken) is never picked while another does not. The choice
-//! depends only on the search's lines and the seed, so a depth-limited analysis at a
-//! given level and seed is reproducible.
+//! Level 10 is the full engine. A lower level searches a bounded amount of work (a
+//! depth for the lowest levels, a node budget above them), looks at its best few
+//! lines, and picks among the good ones at random, weighted by score (a softmax
+//! whose temperature falls as the level rises). A node budget means the same
+//! strength at any time per move and on any machine, as long as the budget is spent
+//! before the time runs out (it is small enough for that at 50 ms a move). Two rules
+//! hold at every level: a won game is never let go (a line that wins by force is
+//! always played, so no win in one ply is missed), and a line that loses by force
+//! (for example one that lets the king be taken) is never picked while another does
+//! not. The choice depends only on the search's lines and the seed, so an analysis
+//! at a given level and seed is reproducible whenever the level's own bound (depth
+//! or nodes) stops the search before the time does.
 
 use super::{Analysis, Limits, MAX_MULTIPV, Score};
 
@@ -17,61 +21,51 @@ pub const MAX_LEVEL: u8 = 10;
 /// The search of one level below [`MAX_LEVEL`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Shape {
-    /// The deepest iteration.
-    depth: u32,
+    /// The deepest iteration, if the level is bounded by depth.
+    depth: Option<u32>,
+    /// The node budget, if the level is bounded by nodes (the last iteration
+    /// that completed within it is used).
+    nodes: Option<u64>,
+    /// How many of the best lines are searched and may be picked.
+    lines: usize,
     /// The softmax temperature over the lines' scores, in centipawns.
     temperature: f64,
     /// Lines more than this below the best are never picked, in centipawns.
     margin: i32,
 }
 
-/// Level 1 to 9, from the weakest.
+const fn by_depth(depth: u32, temperature: f64, margin: i32) -> Shape {
+    Shape {
+        depth: Some(depth),
+        nodes: None,
+        lines: MAX_MULTIPV,
+        temperature,
+        margin,
+    }
+}
+
+const fn by_nodes(nodes: u64, lines: usize, temperature: f64, margin: i32) -> Shape {
+    Shape {
+        depth: None,
+        nodes: Some(nodes),
+        lines,
+        temperature,
+        margin,
+    }
+}
+
+/// Level 1 to 9, from the weakest, calibrated with the self-play lab (each level
+/// against the one below, docs/selfplay.md).
 const SHAPES: [Shape; 9] = [
-    Shape {
-        depth: 1,
-        temperature: 150.0,
-        margin: 500,
-    },
-    Shape {
-        depth: 1,
-        temperature: 40.0,
-        margin: 150,
-    },
-    Shape {
-        depth: 2,
-        temperature: 60.0,
-        margin: 200,
-    },
-    Shape {
-        depth: 2,
-        temperature: 20.0,
-        margin: 80,
-    },
-    Shape {
-        depth: 3,
-        temperature: 30.0,
-        margin: 100,
-    },
-    Shape {
-        depth: 3,
-        temperature: 10.0,
-        margin: 40,
-    },
-    Shape {
-        depth: 4,
-        temperature: 15.0,
-        margin: 50,
-    },
-    Shape {
-        depth: 6,
-        temperature: 10.0,
-        margin: 30,
-    },
-    Shape {
-        depth: 8,
-        temperature: 5.0,
-        margin: 20,
-    },
+    by_depth(1, 400.0, 1000),
+    by_depth(1, 40.0, 150),
+    by_depth(2, 60.0, 200),
+    by_depth(2, 15.0, 50),
+    by_nodes(15_000, 5, 15.0, 50),
+    by_nodes(25_000, 3, 10.0, 30),
+    by_nodes(40_000, 3, 8.0, 25),
+    by_nodes(80_000, 2, 5.0, 15),
+    by_nodes(160_000, 2, 3.0, 10),
 ];
 
 fn shape(level: u8) -> Option<Shape> {
@@ -81,18 +75,29 @@ fn shape(level: u8) -> Option<Shape> {
 }
 
 /// The limits and number of lines of an analysis at `level`, from the limits asked
-/// for: below level 10 the depth is capped and the best `MAX_MULTIPV` lines are
-/// searched (the time and node limits still hold).
+/// for: below level 10 the level's depth or node budget caps the search, and its
+/// number of lines is searched. When more lines are asked for, the node budget
+/// grows in proportion, so that each line gets the same share and the level plays
+/// about as well. Limits asked for that are tighter still hold.
 pub fn limits(level: u8, asked: &Limits, multipv: usize) -> (Limits, usize) {
-    match shape(level) {
-        None => (*asked, multipv),
-        Some(s) => (
-            Limits {
-                depth: Some(asked.depth.map_or(s.depth, |d| d.min(s.depth))),
-                ..*asked
-            },
-            MAX_MULTIPV.max(multipv),
-        ),
+    let Some(s) = shape(level) else {
+        return (*asked, multipv);
+    };
+    let lines = s.lines.max(multipv).min(MAX_MULTIPV);
+    let own_nodes = s.nodes.map(|n| n * lines as u64 / s.lines as u64);
+    let limits = Limits {
+        depth: tighter(asked.depth, s.depth),
+        nodes: tighter(asked.nodes, own_nodes),
+        ..*asked
+    };
+    (limits, lines)
+}
+
+/// The tighter of two optional bounds (none when neither is set).
+fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -139,7 +144,8 @@ fn rank(s: Score) -> i64 {
 /// level 10 or when there is at most one line).
 pub fn choose(a: &Analysis, level: u8, seed: u64) -> usize {
     let Some(s) = shape(level) else { return 0 };
-    let lines = &a.lines;
+    // Only the level's own lines are drawn from, however many were searched.
+    let lines = &a.lines[..a.lines.len().min(s.lines)];
     if lines.len() <= 1 {
         return 0;
     }
@@ -245,7 +251,7 @@ mod tests {
             Score::Cp(100),
             Score::Cp(80),
             Score::Cp(60),
-            Score::Cp(-450),
+            Score::Cp(-950),
         ]);
         let picks = |level| {
             let mut seen = [0u32; 4];
@@ -273,14 +279,79 @@ mod tests {
     }
 
     #[test]
-    fn limits_cap_the_depth_and_widen_the_lines() {
-        let (l, pv) = limits(3, &Limits::time_ms(500), 1);
-        assert_eq!((l.depth, l.time_ms, pv), (Some(2), Some(500), MAX_MULTIPV));
+    fn limits_cap_the_depth_or_the_nodes_and_widen_the_lines() {
+        let (l, pv) = limits(1, &Limits::time_ms(500), 1);
+        assert_eq!((l.depth, l.nodes, l.time_ms), (Some(1), None, Some(500)));
+        assert_eq!(pv, SHAPES[0].lines);
+        let own = SHAPES[8].nodes.unwrap();
+        let (l, pv) = limits(9, &Limits::time_ms(500), 1);
+        assert_eq!((l.depth, l.nodes, pv), (None, Some(own), SHAPES[8].lines));
+        // More lines asked for: the same share of nodes for each.
+        let (l, pv) = limits(9, &Limits::time_ms(500), MAX_MULTIPV);
+        let share = own * MAX_MULTIPV as u64 / SHAPES[8].lines as u64;
+        assert_eq!((l.nodes, pv), (Some(share), MAX_MULTIPV));
+        // Tighter limits asked for hold.
+        assert_eq!(limits(9, &Limits::nodes(100), 1).0.nodes, Some(100));
+        assert_eq!(limits(1, &Limits::depth(3), 1).0.depth, Some(1));
         assert_eq!(
             limits(10, &Limits::time_ms(500), 2),
             (Limits::time_ms(500), 2)
         );
-        assert_eq!(limits(9, &Limits::depth(2), 1).0.depth, Some(2));
+    }
+
+    #[test]
+    fn each_level_searches_more_or_chooses_better_than_the_one_below() {
+        // Depth-bounded levels come first. Up the ladder the bound never shrinks
+        // and the lines never widen; where the bound stays, the choice narrows.
+        let first_by_nodes = SHAPES.iter().position(|s| s.nodes.is_some()).unwrap();
+        assert!(SHAPES[..first_by_nodes].iter().all(|s| s.depth.is_some()));
+        assert!(SHAPES[first_by_nodes..].iter().all(|s| s.depth.is_none()));
+        for w in SHAPES.windows(2) {
+            let (lo, hi) = (w[0], w[1]);
+            let same_kind = lo.nodes.is_some() == hi.nodes.is_some();
+            let grows = !same_kind || hi.depth > lo.depth || hi.nodes > lo.nodes;
+            assert!(
+                !same_kind || (hi.depth >= lo.depth && hi.nodes >= lo.nodes),
+                "{lo:?} {hi:?}"
+            );
+            assert!(hi.lines <= lo.lines, "{lo:?} {hi:?}");
+            assert!(
+                grows || (hi.temperature < lo.temperature && hi.margin <= lo.margin),
+                "{lo:?} {hi:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_node_bound_level_plays_the_same_move_at_any_time_budget() {
+        use crate::rules::{Game, Position, Variant};
+        use crate::search::Searcher;
+        use std::sync::atomic::AtomicBool;
+
+        let v = Variant::by_id("brandubh").unwrap();
+        let mut game = Game::new(Position::start(v));
+        for m in ["a4-a6", "c4-c7", "d6-f6", "e4-e2"] {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        let level = (1..MAX_LEVEL)
+            .find(|&l| shape(l).is_some_and(|s| s.nodes.is_some()))
+            .unwrap();
+        let play = |asked: Limits, seed: u64| {
+            let (limits, lines) = super::limits(level, &asked, 1);
+            let mut a = Searcher::new(16).analyze(&game, &limits, lines, &AtomicBool::new(false));
+            apply(&mut a, level, seed);
+            (a.best_move, a.depth, a.nodes)
+        };
+        // Budgets far beyond what the level's nodes take: the node budget binds.
+        let without = play(Limits::default(), 3);
+        assert_eq!(play(Limits::time_ms(30_000), 3), without);
+        assert_eq!(play(Limits::time_ms(60_000), 3), without);
+        assert!(without.0.is_some() && without.1 >= 2, "{without:?}");
+        // The seed still matters: some seed draws another move.
+        let moves: std::collections::HashSet<_> = (0..40)
+            .map(|seed| play(Limits::default(), seed).0)
+            .collect();
+        assert!(moves.len() > 1, "{moves:?}");
     }
 
     #[test]
