@@ -1210,6 +1210,14 @@ fn illegal_moves_say_why() {
         }
     );
     assert_eq!(illegal("d7-d5"), IllegalMove::Blocked { at: sq("d6") });
+    // The first piece on the way is named, in every direction, whoever owns it
+    // and however many stand beyond it.
+    assert_eq!(illegal("d7-d1"), IllegalMove::Blocked { at: sq("d6") });
+    assert_eq!(illegal("d1-d7"), IllegalMove::Blocked { at: sq("d2") });
+    assert_eq!(illegal("a4-g4"), IllegalMove::Blocked { at: sq("b4") });
+    assert_eq!(illegal("g4-a4"), IllegalMove::Blocked { at: sq("f4") });
+    assert_eq!(illegal("b4-e4"), IllegalMove::Blocked { at: sq("c4") });
+    assert_eq!(illegal("b4-e4").to_string(), "the path is blocked on c4");
     assert_eq!(
         illegal("a4-a1"),
         IllegalMove::Restricted {

@@ -10,6 +10,7 @@ use super::error::IllegalMove;
 use super::movegen::direction;
 use super::moves::Move;
 use super::outcome::{Outcome, Reason};
+use super::rays::first_blocker;
 use super::repetition::RepetitionWindow;
 use super::square::{Piece, Side, Square};
 use super::threats::king_capture_squares;
@@ -206,17 +207,15 @@ impl Position {
                 to: m.to,
             });
         };
-        let g = &self.variant.geometry;
-        let occupied = self.occupied();
-        let mut sq = m.from;
-        while sq != m.to {
-            sq = match g.step(sq, dir) {
-                Some(next) => next,
-                None => unreachable!("to is on the board and on the line"),
-            };
-            if occupied.contains(sq) {
-                return Err(IllegalMove::Blocked { at: sq });
-            }
+        // The slide is the one source of sliding truth: the move is clear exactly
+        // when `to` is among the squares the piece slides over. Otherwise the first
+        // piece along the ray stands on the way (at `to` or before it).
+        let occupied = self.occupied().0;
+        let from = m.from.index();
+        if self.variant.slide(from, dir, occupied) & (1u128 << m.to.index()) == 0 {
+            let at = first_blocker(self.variant.tables.rays, from, dir, occupied)
+                .map_or(m.to, |i| Square::from_index(i as u8));
+            return Err(IllegalMove::Blocked { at });
         }
         if !self.variant.may_stop(m.to, piece == Piece::King) {
             return Err(IllegalMove::Restricted {

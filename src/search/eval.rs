@@ -12,11 +12,14 @@ const fn bit(sq: usize) -> u128 {
     1u128 << sq
 }
 
-use super::params::{CORNER, EDGE, MATE_BOUND, Weights};
+use super::corner_play::CornerPlay;
+use super::params::{CORNER, CORNER_LARGE, EDGE, LARGE_BOARD, MATE_BOUND, Weights};
 
-/// The weights for `v`'s family.
+/// The weights for `v`'s family: corner escape on a small board (7x7 and
+/// smaller) or a large one, or edge escape.
 pub fn weights(v: &Variant) -> &'static Weights {
     match v.escape {
+        Escape::Corners if v.size() >= LARGE_BOARD => &CORNER_LARGE,
         Escape::Corners => &CORNER,
         Escape::Edges => &EDGE,
     }
@@ -62,6 +65,9 @@ pub(crate) struct Evaluator {
     /// from it, and the whole edge line that way. A square sees a corner exactly
     /// when it lies on one of these slides.
     corner_slides: [(usize, Direction, u128); 8],
+    /// Corner presets whose weights value corner play: the corners' guards and
+    /// mouths.
+    corner_play: Option<CornerPlay>,
 }
 
 impl Evaluator {
@@ -102,14 +108,37 @@ impl Evaluator {
                 }
             }
         }
+        let w = weights(v);
+        let corner_play = if w.values_corner_play() {
+            CornerPlay::new(v)
+        } else {
+            None
+        };
         Evaluator {
             corner_slides,
-            w: weights(v),
+            corner_play,
+            w,
             guards: guard_squares(v),
             distance,
             near,
             adjacent,
         }
+    }
+
+    /// The attackers' hold on the corners (subtracted from the defenders' score):
+    /// attackers on the diagonals that close a corner, and the corners closed.
+    #[inline]
+    fn guard_terms(&self, c: &CornerPlay, attackers: u128) -> i32 {
+        let (on, closed) = c.guards(attackers);
+        self.w.corner_guard * on as i32 + self.w.corner_closed * closed as i32
+    }
+
+    /// The king's ways to the squares next to a corner (added to the defenders'
+    /// score): lines open now, and open from the squares he reaches in one move.
+    #[inline]
+    fn mouth_terms(&self, c: &CornerPlay, v: &Variant, k: usize, moves: u128, occ: u128) -> i32 {
+        let r = c.mouth_routes(v, k, moves, occ);
+        self.w.king_mouth_line * r.open as i32 + self.w.king_mouth_route * r.routes as i32
     }
 
     /// The static score of `pos` for the side to move.
@@ -168,6 +197,12 @@ impl Evaluator {
             s += w.king_guard * (adjacent & def).count_ones() as i32;
             s -= w.king_near_attacker * (self.near[k] & att).count_ones() as i32;
             s -= w.king_distance * self.distance[k] as i32;
+            if let Some(c) = &self.corner_play {
+                s += self.mouth_terms(c, v, k, moves, occ);
+            }
+        }
+        if let Some(c) = &self.corner_play {
+            s -= self.guard_terms(c, att);
         }
         let s = s.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         match pos.side_to_move() {

@@ -15,11 +15,13 @@
 //!
 //! Files: `search.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
+//! `corner_play.rs` (the evaluation's corner geometry),
 //! `clock.rs` (limits), `level.rs` (strength levels),
 //! `bench.rs` (the benchmark).
 
 pub mod bench;
 mod clock;
+mod corner_play;
 mod eval;
 pub mod level;
 mod move_picker;

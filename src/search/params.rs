@@ -34,9 +34,34 @@ pub struct Weights {
     /// An attackers' capture of the king threatened while the defenders are to
     /// move (they must answer it).
     pub king_in_danger: i32,
+    /// Corner presets: per attacker on a diagonal that closes a corner (the
+    /// squares two or three steps from it, such as a3 b2 c1 and a4 b3 c2 d1).
+    pub corner_guard: i32,
+    /// Corner presets: per corner closed by attackers on every square of one of
+    /// those diagonals.
+    pub corner_closed: i32,
+    /// Corner presets: per open line from the king to an empty square next to a
+    /// corner, from which he steps into the corner unstoppably.
+    pub king_mouth_line: i32,
+    /// Corner presets: per square the king reaches in one move, counted once per
+    /// open line from there to an empty square next to a corner.
+    pub king_mouth_route: i32,
 }
 
-/// Brandubh and Brandubh (classic): the king escapes to a corner.
+impl Weights {
+    /// Whether any corner-play term counts (the evaluation skips them otherwise).
+    pub const fn values_corner_play(&self) -> bool {
+        self.corner_guard != 0
+            || self.corner_closed != 0
+            || self.king_mouth_line != 0
+            || self.king_mouth_route != 0
+    }
+}
+
+/// Corner-escape boards from this size on use [`CORNER_LARGE`].
+pub const LARGE_BOARD: u8 = 9;
+
+/// Brandubh and Brandubh (classic): the king escapes to a corner of a small board.
 pub const CORNER: Weights = Weights {
     attacker: 100,
     defender: 160,
@@ -50,6 +75,20 @@ pub const CORNER: Weights = Weights {
     king_distance: 12,
     escape_guard: 18,
     king_in_danger: 60,
+    corner_guard: 0,
+    corner_closed: 0,
+    king_mouth_line: 0,
+    king_mouth_route: 0,
+};
+
+/// Copenhagen, Fetlar and other corner-escape boards of 9x9 and more: the small
+/// boards' weights, and corner play.
+pub const CORNER_LARGE: Weights = Weights {
+    corner_guard: 12,
+    corner_closed: 60,
+    king_mouth_line: 80,
+    king_mouth_route: 30,
+    ..CORNER
 };
 
 /// Tablut, Tablut (Linnaeus) and Tawlbwrdd: the king escapes to any edge square.
@@ -66,6 +105,10 @@ pub const EDGE: Weights = Weights {
     king_distance: 20,
     escape_guard: 6,
     king_in_danger: 60,
+    corner_guard: 0,
+    corner_closed: 0,
+    king_mouth_line: 0,
+    king_mouth_route: 0,
 };
 
 /// A win: a forced win in `n` plies scores `MATE - n`.
