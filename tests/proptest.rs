@@ -844,6 +844,7 @@ impl RandomRules {
             "mover_wins",
             "ignored",
         ][usize::from(self.repetition)];
+        let king_armed_as = ["hammer_and_anvil", "hammer", "anvil"][usize::from(self.king_arms)];
         serde_json::json!({
             "board_size": self.size,
             "start_position": self.start(),
@@ -858,7 +859,7 @@ impl RandomRules {
             "no_legal_moves": if self.stalemate_loses { "loses" } else { "draw" },
             "attackers_eliminated_wins": self.attackers_eliminated_wins,
             "king_armed": self.king_armed,
-            "king_armed_as": ["hammer_and_anvil", "hammer", "anvil"][usize::from(self.king_arms)],
+            "king_armed_as": king_armed_as,
             "shieldwall": self.shieldwall,
             "shieldwall_flanking": self.shieldwall_flanking,
             "shieldwall_corners": self.shieldwall_corners,
