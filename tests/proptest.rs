@@ -9,8 +9,8 @@ mod reference;
 use std::collections::BTreeSet;
 
 use branan::rules::{
-    Escape, Features, Game, Hostility, KingArms, KingCapture, MoveText, NoMovesOutcome, Position, Repetition,
-    RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant, perft,
+    Escape, Features, Game, Hostility, KingArms, KingCapture, MoveText, NoMovesOutcome, Position,
+    Repetition, RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant, perft,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

@@ -498,12 +498,21 @@ fn the_third_repetition_as_opentafl_scores_it() {
     };
     let (outcome, e) = end("w");
     assert_eq!(outcome, RepetitionOutcome::MoverLoses);
-    assert_eq!(e.map(|e| (e.winner, e.reason)), Some((Some(Side::Defenders), Reason::Repetition)));
+    assert_eq!(
+        e.map(|e| (e.winner, e.reason)),
+        Some((Some(Side::Defenders), Reason::Repetition))
+    );
     let (outcome, e) = end("l");
     assert_eq!(outcome, RepetitionOutcome::MoverWins);
-    assert_eq!(e.map(|e| (e.winner, e.reason)), Some((Some(Side::Attackers), Reason::Repetition)));
+    assert_eq!(
+        e.map(|e| (e.winner, e.reason)),
+        Some((Some(Side::Attackers), Reason::Repetition))
+    );
     let (_, e) = end("d");
-    assert_eq!(e.map(|e| (e.winner, e.reason)), Some((None, Reason::Repetition)));
+    assert_eq!(
+        e.map(|e| (e.winner, e.reason)),
+        Some((None, Reason::Repetition))
+    );
     let (outcome, e) = end("i");
     assert_eq!(outcome, RepetitionOutcome::Ignored);
     assert_eq!(e, None);
@@ -511,7 +520,10 @@ fn the_third_repetition_as_opentafl_scores_it() {
         let rules = opentafl::parse(&format!("dim:7 tfr:{tfr} {BRANDUB_START}")).unwrap();
         let back = opentafl::to_string(&rules).unwrap();
         assert!(back.contains(&format!(" tfr:{tfr} ")), "{back}");
-        assert_eq!(opentafl::parse(&back).unwrap().canonical_id(), rules.canonical_id());
+        assert_eq!(
+            opentafl::parse(&back).unwrap().canonical_id(),
+            rules.canonical_id()
+        );
     }
 }
 
@@ -528,9 +540,6 @@ fn keys_still_refused_name_the_key() {
         let e = opentafl::parse(&format!("{text} {BRANDUB_START}")).unwrap_err();
         assert_eq!(e.key(), key, "{text}: {e}");
     }
-    let e = opentafl::parse(
-        "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3c3/3t3/",
-    )
-    .unwrap_err();
+    let e = opentafl::parse("dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3c3/3t3/").unwrap_err();
     assert_eq!(e.key(), "start");
 }

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    BitBoard, Escape, Features, Game, Hostility, KingArms, KingCapture, Move, NoMovesOutcome, Outcome,
-    Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares, Variant,
-    opentafl,
+    BitBoard, Escape, Features, Game, Hostility, KingArms, KingCapture, Move, NoMovesOutcome,
+    Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares,
+    Variant, opentafl,
 };
 
 use super::game::squares;

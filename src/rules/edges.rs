@@ -99,7 +99,12 @@ fn corner_brackets(v: &Variant, hostile_empty: u128) -> u128 {
 /// with one of `hammers` (or an empty corner of `hostile_empty`, where corners
 /// close a shieldwall) at both ends. The king is never taken this way. This is
 /// the shieldwall taken by any move, where no flanking move is needed.
-pub(crate) fn enclosed_rows(pos: &Position, hammers: u128, prey: u128, hostile_empty: u128) -> u128 {
+pub(crate) fn enclosed_rows(
+    pos: &Position,
+    hammers: u128,
+    prey: u128,
+    hostile_empty: u128,
+) -> u128 {
     let v = pos.variant;
     let g = &v.geometry;
     let brackets = hammers | corner_brackets(v, hostile_empty);

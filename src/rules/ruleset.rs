@@ -101,9 +101,7 @@ pub enum RuleSetError {
         "king_armed_as: the king armed as {arms} needs an armed king (king_armed is false; leave king_armed_as out or write \"hammer_and_anvil\")"
     )]
     KingArmsUnarmed { arms: &'static str },
-    #[error(
-        "{field}: needs a shieldwall (shieldwall is false; leave {field} out or write true)"
-    )]
+    #[error("{field}: needs a shieldwall (shieldwall is false; leave {field} out or write true)")]
     ShieldwallOption { field: &'static str },
     #[error("name: {chars} characters is too long (at most {MAX_NAME_CHARS})")]
     NameTooLong { chars: usize },

@@ -204,9 +204,7 @@ impl Position {
         let occ = self.occupied().0;
         let (hammers, prey) = match side {
             Side::Attackers => (self.attackers, self.defenders),
-            Side::Defenders if v.king_anvil => {
-                (self.defenders | self.king, self.attackers)
-            }
+            Side::Defenders if v.king_anvil => (self.defenders | self.king, self.attackers),
             Side::Defenders => (self.defenders, self.attackers),
         };
         // The same anvils as playing the move: the squares hostile to the prey's

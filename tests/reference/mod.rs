@@ -344,7 +344,9 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
     };
     let default_true = |name: &str| match o.get(name) {
         None => Ok(true),
-        Some(v) => v.as_bool().ok_or_else(|| format!("{name} is not a boolean")),
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| format!("{name} is not a boolean")),
     };
     let shieldwall_any_move = !default_true("shieldwall_flanking")?;
     let shieldwall_no_corners = !default_true("shieldwall_corners")?;
@@ -689,10 +691,7 @@ impl Pos {
             KingRule::FourThreeTwo => on_throne || beside_throne,
             KingRule::Four => true,
             KingRule::Middleweight => {
-                return DIRS
-                    .iter()
-                    .filter_map(|&d| self.step(k, d))
-                    .all(hostile);
+                return DIRS.iter().filter_map(|&d| self.step(k, d)).all(hostile);
             }
         };
         if strong {
@@ -829,9 +828,7 @@ impl Pos {
         for (line, front) in &lines {
             let member = |q: (usize, usize)| {
                 let c = self.at(q);
-                c != '.'
-                    && !Pos::belongs(c, mover)
-                    && self.step(q, *front).is_some_and(encloses)
+                c != '.' && !Pos::belongs(c, mover) && self.step(q, *front).is_some_and(encloses)
             };
             let mut i = 0;
             while i < line.len() {
