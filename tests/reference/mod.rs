@@ -928,10 +928,10 @@ impl Pos {
                         // shieldwall is no open end either.
                         let open = |e: Option<&(usize, usize)>| {
                             e.is_some_and(|&e| {
-                                !(self.at(e) == '.' && held_now(e))
-                                    && !(self.rules.shieldwall_no_corners
-                                        && self.at(e) == '.'
-                                        && self.is_corner(e))
+                                let empty = self.at(e) == '.';
+                                let no_bracket =
+                                    self.rules.shieldwall_no_corners && self.is_corner(e);
+                                !(empty && (held_now(e) || no_bracket))
                             })
                         };
                         let before = if i > 0 { line.get(i - 1) } else { None };
