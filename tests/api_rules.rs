@@ -391,6 +391,31 @@ fn malformed_rule_sets_get_located_client_problems() {
             None,
         ),
         (
+            "king armed as hammer, unarmed",
+            {
+                let mut b = with("king_armed", json!(false));
+                b["rules"]["king_armed_as"] = json!("hammer");
+                b
+            },
+            422,
+            "rules.king_armed_as",
+            None,
+        ),
+        (
+            "shieldwall option without a shieldwall",
+            with("shieldwall_flanking", json!(false)),
+            422,
+            "rules.shieldwall_flanking",
+            None,
+        ),
+        (
+            "unknown king_armed_as",
+            with("king_armed_as", json!("sword")),
+            400,
+            "rules.king_armed_as",
+            None,
+        ),
+        (
             "repetition out of range",
             with("repetition", json!({"occurrence": 9, "outcome": "draw"})),
             422,

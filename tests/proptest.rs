@@ -9,8 +9,8 @@ mod reference;
 use std::collections::BTreeSet;
 
 use branan::rules::{
-    Escape, Features, Game, Hostility, KingCapture, MoveText, NoMovesOutcome, Position, Repetition,
-    RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant, perft,
+    Escape, Features, Game, Hostility, KingArms, KingCapture, MoveText, NoMovesOutcome, Position,
+    Repetition, RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant, perft,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -634,6 +634,10 @@ struct RandomRules {
     /// Whom the empty throne, the occupied throne and the corners are hostile to:
     /// three times attackers, defenders, king.
     hostility: [bool; 9],
+    /// How an armed king captures: 0 hammer and anvil, 1 hammer, 2 anvil.
+    king_arms: u8,
+    shieldwall_flanking: bool,
+    shieldwall_corners: bool,
 }
 
 fn random_rules() -> impl Strategy<Value = RandomRules> {
@@ -641,10 +645,10 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
         (
             prop_oneof![Just(7u8), Just(9u8), Just(11u8)],
             any::<bool>(),
-            0u8..4,
+            0u8..5,
             any::<bool>(),
             2u8..=5,
-            0u8..3,
+            0u8..5,
             proptest::option::of(2u16..=60),
             any::<bool>(),
             any::<bool>(),
@@ -657,8 +661,14 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
             any::<bool>(),
         ),
         (any::<u8>(), any::<[bool; 9]>()),
+        (0u8..3, any::<bool>(), any::<bool>()),
     )
-        .prop_map(|(a, b, c)| RandomRules {
+        .prop_map(|(a, b, c, d)| RandomRules {
+            // The options of an armed king and of a shieldwall only where they
+            // can be (a rule set with them elsewhere is refused).
+            king_arms: if b.0[0] { d.0 } else { 0 },
+            shieldwall_flanking: d.1 || !b.0[1],
+            shieldwall_corners: d.2 || !b.0[1],
             // Mostly a throne, as most rule sets have; a quarter without.
             throne: c.0 % 4 != 0,
             hostility: c.1,
@@ -763,6 +773,7 @@ impl RandomRules {
                 KingCapture::ThroneFourBesideThree,
                 KingCapture::ThroneFour,
                 KingCapture::FourSides,
+                KingCapture::Middleweight,
             ][usize::from(self.king_capture)],
             throne_reentry: self.throne_reentry,
             repetition: Repetition {
@@ -771,6 +782,8 @@ impl RandomRules {
                     RepetitionOutcome::Draw,
                     RepetitionOutcome::MoverLoses,
                     RepetitionOutcome::DefendersLose,
+                    RepetitionOutcome::MoverWins,
+                    RepetitionOutcome::Ignored,
                 ][usize::from(self.repetition)],
             },
             no_capture_limit: self.no_capture_limit,
@@ -782,7 +795,11 @@ impl RandomRules {
             attackers_eliminated_wins: self.attackers_eliminated_wins,
             features: Features {
                 king_armed: self.king_armed,
+                king_arms: [KingArms::HammerAndAnvil, KingArms::Hammer, KingArms::Anvil]
+                    [usize::from(self.king_arms)],
                 shieldwall: self.shieldwall,
+                shieldwall_flanking: self.shieldwall_flanking,
+                shieldwall_corners: self.shieldwall_corners,
                 edge_forts: self.edge_forts,
                 encirclement: self.encirclement,
             },
@@ -818,8 +835,16 @@ impl RandomRules {
             "throne_four_beside_three",
             "throne_four",
             "four_sides",
+            "middleweight",
         ][usize::from(self.king_capture)];
-        let outcome = ["draw", "mover_loses", "defenders_lose"][usize::from(self.repetition)];
+        let outcome = [
+            "draw",
+            "mover_loses",
+            "defenders_lose",
+            "mover_wins",
+            "ignored",
+        ][usize::from(self.repetition)];
+        let king_armed_as = ["hammer_and_anvil", "hammer", "anvil"][usize::from(self.king_arms)];
         serde_json::json!({
             "board_size": self.size,
             "start_position": self.start(),
@@ -834,7 +859,10 @@ impl RandomRules {
             "no_legal_moves": if self.stalemate_loses { "loses" } else { "draw" },
             "attackers_eliminated_wins": self.attackers_eliminated_wins,
             "king_armed": self.king_armed,
+            "king_armed_as": king_armed_as,
             "shieldwall": self.shieldwall,
+            "shieldwall_flanking": self.shieldwall_flanking,
+            "shieldwall_corners": self.shieldwall_corners,
             "edge_forts": self.edge_forts,
             "encirclement": self.encirclement,
             "has_throne": self.throne,

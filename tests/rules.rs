@@ -436,6 +436,7 @@ fn the_king_is_captured_as_each_mode_says() {
             KingCapture::ThroneFourBesideThree => 1,
             KingCapture::ThroneFour => 2,
             KingCapture::FourSides => 3,
+            KingCapture::Middleweight => unreachable!("no preset has a middleweight king"),
         };
         let m = i32::from(v.size() / 2);
         for scene in &KING_SCENES {

@@ -3,7 +3,8 @@
 //! its field or key.
 
 use branan::rules::{
-    Escape, Features, Game, Position, RuleSet, RuleSetError, Variant, opentafl, perft,
+    Escape, Features, Game, KingArms, KingCapture, Position, Reason, RepetitionOutcome, RuleSet,
+    RuleSetError, Side, Variant, opentafl, perft,
 };
 
 fn perfts(v: &'static Variant, depth: u32) -> Vec<u64> {
@@ -61,6 +62,17 @@ fn opentafl_builtin_variants() {
         checked += 1;
     }
     assert_eq!(checked, 13);
+    // The relaxed-shieldwall Copenhagen plays: its perft to depth 3 is the
+    // preset's, 806,344 (no shieldwall can form that early).
+    let relaxed = data
+        .lines()
+        .find(|l| l.contains("relaxed_shieldwall"))
+        .and_then(|l| l.split_once('\t'))
+        .map(|(_, text)| text)
+        .unwrap();
+    let v = opentafl::parse(relaxed).unwrap().build().unwrap();
+    assert!(!v.features.shieldwall_flanking && v.features.shieldwall);
+    assert_eq!(perfts(v, 3), [116, 6_788, 806_344]);
 }
 
 #[test]
@@ -73,10 +85,8 @@ fn opentafl_defaults_apply_to_absent_keys() {
     assert_eq!(
         r.features,
         Features {
-            king_armed: true,
-            shieldwall: false,
-            edge_forts: false,
-            encirclement: true
+            encirclement: true,
+            ..Features::BASIC
         }
     );
     assert_eq!(r.repetition.occurrence, 3);
@@ -126,8 +136,7 @@ fn presets_written_as_rules_strings_read_back() {
         features: Features {
             king_armed: false,
             shieldwall: true,
-            edge_forts: false,
-            encirclement: false,
+            ..Features::BASIC
         },
         ..RuleSet::of(Variant::by_id("fetlar").unwrap())
     };
@@ -213,6 +222,40 @@ fn every_rule_is_refused_naming_its_field() {
             "edge_forts",
             None,
         ),
+        (
+            RuleSet {
+                features: Features {
+                    king_armed: false,
+                    king_arms: KingArms::Hammer,
+                    ..Features::BASIC
+                },
+                ..base.clone()
+            },
+            "king_armed_as",
+            None,
+        ),
+        (
+            RuleSet {
+                features: Features {
+                    shieldwall_flanking: false,
+                    ..Features::BASIC
+                },
+                ..base.clone()
+            },
+            "shieldwall_flanking",
+            None,
+        ),
+        (
+            RuleSet {
+                features: Features {
+                    shieldwall_corners: false,
+                    ..Features::BASIC
+                },
+                ..base.clone()
+            },
+            "shieldwall_corners",
+            None,
+        ),
     ];
     for (rules, field, square) in cases {
         let e = rules.build().unwrap_err();
@@ -296,4 +339,207 @@ fn throne_less_and_non_hostile_thrones_play_as_documented() {
     let king = "3t3/7/3K3/7/7/7/1t5 a 0";
     assert!(captures(&brandub, king, &["d7-d6"]).is_empty());
     assert_eq!(captures(&classic, king, &["d7-d6"]), ["d5"]);
+}
+
+/// The captures of the last of `moves`, played from `start` under the rules string
+/// `rules`.
+fn last_captures(rules: &str, start: &str, moves: &[&str]) -> Vec<String> {
+    let v = opentafl::parse(rules).unwrap().build().unwrap();
+    let mut pos = Position::parse(v, start).unwrap();
+    let mut last = Vec::new();
+    for m in moves {
+        let (next, taken) = pos
+            .play(m.parse().unwrap())
+            .unwrap_or_else(|e| panic!("{rules}: {m}: {e}"));
+        last = taken.into_iter().map(|sq| sq.to_string()).collect();
+        pos = next;
+    }
+    last
+}
+
+const HNEFATAFL_START: &str =
+    "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+const BRANDUB_START: &str = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+/// `swf:n` (docs/rules.md, "Shieldwall without a flanking move"): the attacker
+/// arriving on e2 faces the last defender of the bracketed row d1-e1, and takes it
+/// although e2 is not on the edge; later, any attackers' move takes a row the
+/// defenders walked into.
+///
+/// ```text
+///  5 . . . . t . . .      2 . . . t t . . .
+///  2 . . . t . . . .      1 . . t T T t . .
+///  1 . . t T T t . .        a b c d e f g h
+///    a b c d e f g h
+/// ```
+#[test]
+fn a_shieldwall_without_flanking_falls_to_any_move() {
+    let strict = format!("dim:11 sw:s {HNEFATAFL_START}");
+    let relaxed = format!("dim:11 sw:s swf:n {HNEFATAFL_START}");
+    let front = "11/11/11/11/11/5K5/4t6/11/11/3t7/2tTTt5 a 0";
+    assert!(last_captures(&strict, front, &["e5-e2"]).is_empty());
+    assert_eq!(last_captures(&relaxed, front, &["e5-e2"]), ["d1", "e1"]);
+    let walked_in = "9t1/11/11/11/11/5K5/11/11/11/3tt6/2tTTt5 a 0";
+    assert!(last_captures(&strict, walked_in, &["j11-j10"]).is_empty());
+    assert_eq!(
+        last_captures(&relaxed, walked_in, &["j11-j10"]),
+        ["d1", "e1"]
+    );
+}
+
+/// `sw:w` (docs/rules.md, "A weak shieldwall"): the row b1-c1 is bracketed by d1
+/// and the empty corner a1; a strong shieldwall takes it, a weak one does not.
+///
+/// ```text
+///  5 . . . t . .
+///  2 . t t . . .
+///  1 * T T . . .
+///    a b c d e f
+/// ```
+#[test]
+fn a_weak_shieldwall_is_not_closed_by_a_corner() {
+    let pos = "11/11/11/11/11/5K5/3t7/11/11/1tt8/1TT8 a 0";
+    let strong = format!("dim:11 sw:s {HNEFATAFL_START}");
+    let weak = format!("dim:11 sw:w {HNEFATAFL_START}");
+    assert_eq!(last_captures(&strong, pos, &["d5-d1"]), ["b1", "c1"]);
+    assert!(last_captures(&weak, pos, &["d5-d1"]).is_empty());
+    // Between two attackers, a weak shieldwall falls all the same.
+    let bracketed = "11/11/11/11/11/5K5/4t6/11/11/2tt7/1tTT7 a 0";
+    assert_eq!(last_captures(&weak, bracketed, &["e5-e1"]), ["c1", "d1"]);
+}
+
+/// `ka:h` and `ka:a` (docs/rules.md, "The king armed as hammer or anvil only"):
+/// the king moving to d5 takes c5 against b5 only where he is a hammer; the
+/// defender arriving on e2 takes e3 against the king on e4 only where he is an
+/// anvil.
+///
+/// ```text
+///  5 . T t . . K .      4 . . . . K . .
+///                       3 . . . . t . .
+///                       2 . . T . . . .
+///    a b c d e f g        a b c d e f g
+/// ```
+#[test]
+fn a_king_armed_as_hammer_or_anvil_only() {
+    let armed = |ka: &str| format!("dim:7 ks:w ka:{ka} {BRANDUB_START}");
+    let hammer = "7/7/1Tt2K1/7/7/4t2/7 d 0";
+    let anvil = "7/7/7/4K2/4t2/2T4/7 d 0";
+    for (ka, hammers, anvils) in [
+        ("y", true, true),
+        ("h", true, false),
+        ("a", false, true),
+        ("n", false, false),
+    ] {
+        let taken = last_captures(&armed(ka), hammer, &["f5-d5"]);
+        assert_eq!(taken == ["c5"], hammers, "ka:{ka} {taken:?}");
+        let taken = last_captures(&armed(ka), anvil, &["c2-e2"]);
+        assert_eq!(taken == ["e3"], anvils, "ka:{ka} {taken:?}");
+    }
+    let rules = opentafl::parse(&armed("h")).unwrap();
+    assert_eq!(rules.features.king_arms, KingArms::Hammer);
+    let back = opentafl::to_string(&rules).unwrap();
+    assert!(back.contains(" ka:h "), "{back}");
+    assert_eq!(
+        opentafl::parse(&back).unwrap().canonical_id(),
+        rules.canonical_id()
+    );
+}
+
+/// `ks:m` (docs/rules.md, "The middleweight king"): on the edge at a4 the king
+/// falls to attackers on his three sides on the board, where a strong king
+/// cannot be captured at all.
+///
+/// ```text
+///  5 t . . . . . .
+///  4 K . . + . . .
+///  3 t . . . . . .
+///  1 * t . . . . *
+///    a b c d e f g
+/// ```
+#[test]
+fn a_middleweight_king_falls_on_the_edge() {
+    let pos = "7/7/t6/K6/t6/7/1t5 a 0";
+    let middleweight = format!("dim:7 ks:m {BRANDUB_START}");
+    let strong = format!("dim:7 ks:s {BRANDUB_START}");
+    assert_eq!(last_captures(&middleweight, pos, &["b1-b4"]), ["a4"]);
+    assert!(last_captures(&strong, pos, &["b1-b4"]).is_empty());
+    // Off the edge he needs all four sides, like the strong king.
+    let three = "1t5/7/7/2t4/2Kt3/7/7 a 0";
+    assert!(last_captures(&middleweight, three, &["b7-b3"]).is_empty());
+    let four = "1t5/7/7/2t4/2Kt3/2t4/7 a 0";
+    assert_eq!(last_captures(&middleweight, four, &["b7-b3"]), ["c3"]);
+    let rules = opentafl::parse(&middleweight).unwrap();
+    assert_eq!(rules.king_capture, KingCapture::Middleweight);
+    assert!(opentafl::to_string(&rules).unwrap().contains(" ks:m "));
+}
+
+/// `tfr:w`, `tfr:l`, `tfr:d` and `tfr:i` (docs/rules.md, "Repetition in OpenTafl's
+/// strings"): the attackers' c7-b7 makes the start occur a third time.
+///
+/// ```text
+///  7 * t . . . . *
+///  4 . . . K . . .
+///  2 . . . . . . T
+///    a b c d e f g
+/// ```
+#[test]
+fn the_third_repetition_as_opentafl_scores_it() {
+    let shuffle = [
+        "g2-g3", "b7-c7", "g3-g2", "c7-b7", "g2-g3", "b7-c7", "g3-g2", "c7-b7",
+    ];
+    let end = |tfr: &str| {
+        let rules = opentafl::parse(&format!("dim:7 ks:w tfr:{tfr} {BRANDUB_START}")).unwrap();
+        let v = rules.build().unwrap();
+        let mut game = Game::new(Position::parse(v, "1t5/7/7/3K3/7/6T/7 d 0").unwrap());
+        for m in shuffle {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        (rules.repetition.outcome, game.outcome())
+    };
+    let (outcome, e) = end("w");
+    assert_eq!(outcome, RepetitionOutcome::MoverLoses);
+    assert_eq!(
+        e.map(|e| (e.winner, e.reason)),
+        Some((Some(Side::Defenders), Reason::Repetition))
+    );
+    let (outcome, e) = end("l");
+    assert_eq!(outcome, RepetitionOutcome::MoverWins);
+    assert_eq!(
+        e.map(|e| (e.winner, e.reason)),
+        Some((Some(Side::Attackers), Reason::Repetition))
+    );
+    let (_, e) = end("d");
+    assert_eq!(
+        e.map(|e| (e.winner, e.reason)),
+        Some((None, Reason::Repetition))
+    );
+    let (outcome, e) = end("i");
+    assert_eq!(outcome, RepetitionOutcome::Ignored);
+    assert_eq!(e, None);
+    for tfr in ["l", "i"] {
+        let rules = opentafl::parse(&format!("dim:7 tfr:{tfr} {BRANDUB_START}")).unwrap();
+        let back = opentafl::to_string(&rules).unwrap();
+        assert!(back.contains(&format!(" tfr:{tfr} ")), "{back}");
+        assert_eq!(
+            opentafl::parse(&back).unwrap().canonical_id(),
+            rules.canonical_id()
+        );
+    }
+}
+
+/// The keys branan still cannot play stay refused, naming the key.
+#[test]
+fn keys_still_refused_name_the_key() {
+    for (text, key) in [
+        ("dim:7 cens:tK", "cens"),
+        ("dim:7 cenp:K", "cenp"),
+        ("dim:7 kj:j", "kj"),
+        ("dim:7 ber:c", "ber"),
+        ("dim:7 cors:tK", "cors"),
+    ] {
+        let e = opentafl::parse(&format!("{text} {BRANDUB_START}")).unwrap_err();
+        assert_eq!(e.key(), key, "{text}: {e}");
+    }
+    let e = opentafl::parse("dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3c3/3t3/").unwrap_err();
+    assert_eq!(e.key(), "start");
 }

@@ -9,9 +9,9 @@
 //! `server` feature.
 
 use branan::rules::{
-    BitBoard, Escape, Features, Game, Hostility, IllegalMove, KingCapture, Move, MoveText,
-    NoMovesOutcome, PlayError, Position, PositionError, Repetition, RepetitionOutcome, RuleSet,
-    RuleSetError, Setup, SpecialSquares, Square, Variant, opentafl,
+    BitBoard, Escape, Features, Game, Hostility, IllegalMove, KingArms, KingCapture, Move,
+    MoveText, NoMovesOutcome, PlayError, Position, PositionError, Repetition, RepetitionOutcome,
+    RuleSet, RuleSetError, Setup, SpecialSquares, Square, Variant, opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
@@ -454,12 +454,15 @@ fn check_game(game: &Game) {
 }
 
 /// The JSON fields a rule-set error may name (`""` for none: the registry is full).
-const RULE_FIELDS: [&str; 7] = [
+const RULE_FIELDS: [&str; 10] = [
     "board_size",
     "start_position",
     "repetition.occurrence",
     "no_capture_limit",
     "edge_forts",
+    "king_armed_as",
+    "shieldwall_flanking",
+    "shieldwall_corners",
     "name",
     "",
 ];
@@ -523,6 +526,10 @@ pub fn check_rule_set(data: &[u8]) {
     };
     let bit = |i: u8| flags >> i & 1 != 0;
     let limit = u16::from_le_bytes([limit_lo, limit_hi]);
+    // Without a no-capture limit, the limit's low byte draws the later options
+    // (OpenTafl's `ka:h`/`ka:a`, `swf:n`, `sw:w`, `ks:m`, `tfr:i`).
+    let has_limit = occurrence & 0x40 != 0;
+    let extra = |i: u8| !has_limit && limit_lo >> i & 1 != 0;
     let rules = RuleSet {
         name: (head & 0x10 != 0).then(|| "x".repeat(usize::from(limit_lo))),
         size,
@@ -532,21 +539,29 @@ pub fn check_rule_set(data: &[u8]) {
         } else {
             Escape::Corners
         },
-        king_capture: [
-            KingCapture::Weak,
-            KingCapture::ThroneFourBesideThree,
-            KingCapture::ThroneFour,
-            KingCapture::FourSides,
-        ][usize::from(flags >> 1 & 3)],
+        king_capture: if extra(4) {
+            KingCapture::Middleweight
+        } else {
+            [
+                KingCapture::Weak,
+                KingCapture::ThroneFourBesideThree,
+                KingCapture::ThroneFour,
+                KingCapture::FourSides,
+            ][usize::from(flags >> 1 & 3)]
+        },
         throne_reentry: bit(3),
         repetition: Repetition {
             occurrence: occurrence & 0x0f,
-            outcome: [
-                RepetitionOutcome::Draw,
-                RepetitionOutcome::MoverLoses,
-                RepetitionOutcome::DefendersLose,
-                RepetitionOutcome::Draw,
-            ][usize::from(occurrence >> 4 & 3)],
+            outcome: if extra(5) {
+                RepetitionOutcome::Ignored
+            } else {
+                [
+                    RepetitionOutcome::Draw,
+                    RepetitionOutcome::MoverLoses,
+                    RepetitionOutcome::DefendersLose,
+                    RepetitionOutcome::MoverWins,
+                ][usize::from(occurrence >> 4 & 3)]
+            },
         },
         no_capture_limit: (occurrence & 0x40 != 0).then_some(limit),
         no_legal_moves: if bit(4) {
@@ -557,7 +572,15 @@ pub fn check_rule_set(data: &[u8]) {
         attackers_eliminated_wins: bit(5),
         features: Features {
             king_armed: bit(6),
+            king_arms: [
+                KingArms::HammerAndAnvil,
+                KingArms::Hammer,
+                KingArms::Anvil,
+                KingArms::HammerAndAnvil,
+            ][usize::from(if has_limit { 0 } else { limit_lo & 3 })],
             shieldwall: bit(7),
+            shieldwall_flanking: !extra(2),
+            shieldwall_corners: !extra(3),
             edge_forts: occurrence & 0x80 != 0,
             encirclement: head & 0x20 != 0,
         },

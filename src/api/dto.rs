@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    BitBoard, Escape, Features, Game, Hostility, KingCapture, Move, NoMovesOutcome, Outcome,
-    Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares, Variant,
-    opentafl,
+    BitBoard, Escape, Features, Game, Hostility, KingArms, KingCapture, Move, NoMovesOutcome,
+    Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares,
+    Variant, opentafl,
 };
 
 use super::game::squares;
@@ -277,7 +277,9 @@ pub enum EscapeDto {
 /// - `throne_four`: on the throne all four sides, elsewhere two attackers on
 ///   opposite sides or an attacker and an empty corner;
 /// - `four_sides`: all four sides attackers, or beside the empty throne the three
-///   other sides; never on the edge.
+///   other sides; never on the edge;
+/// - `middleweight`: every side of the king on the board an attacker (or an empty
+///   square hostile to him); on the edge three sides suffice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = KingCapture)]
@@ -286,6 +288,40 @@ pub enum KingCaptureDto {
     ThroneFourBesideThree,
     ThroneFour,
     FourSides,
+    Middleweight,
+}
+
+/// How an armed king takes part in captures: `hammer_and_anvil` (as the moving
+/// piece and as the far piece), `hammer` (only as the moving piece), `anvil` (only
+/// as the far piece, his own moves capturing nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = KingArmedAs)]
+pub enum KingArmedAsDto {
+    #[default]
+    HammerAndAnvil,
+    Hammer,
+    Anvil,
+}
+
+impl From<KingArms> for KingArmedAsDto {
+    fn from(a: KingArms) -> Self {
+        match a {
+            KingArms::HammerAndAnvil => KingArmedAsDto::HammerAndAnvil,
+            KingArms::Hammer => KingArmedAsDto::Hammer,
+            KingArms::Anvil => KingArmedAsDto::Anvil,
+        }
+    }
+}
+
+impl From<KingArmedAsDto> for KingArms {
+    fn from(a: KingArmedAsDto) -> Self {
+        match a {
+            KingArmedAsDto::HammerAndAnvil => KingArms::HammerAndAnvil,
+            KingArmedAsDto::Hammer => KingArms::Hammer,
+            KingArmedAsDto::Anvil => KingArms::Anvil,
+        }
+    }
 }
 
 /// What a repeated position does.
@@ -298,6 +334,10 @@ pub enum RepetitionOutcomeDto {
     MoverLoses,
     /// The defenders lose, whoever made the repeating move.
     DefendersLose,
+    /// The side that made the repeating move wins.
+    MoverWins,
+    /// Nothing happens: the game goes on (`occurrence` is then not read).
+    Ignored,
 }
 
 /// The repetition rule: on the `occurrence`-th occurrence of a position (board and
@@ -439,10 +479,23 @@ pub struct VariantDto {
     pub no_legal_moves: NoLegalMovesDto,
     /// Whether the defenders win when no attacker is left.
     pub attackers_eliminated_wins: bool,
-    /// Whether the king captures (as the moving piece and as the far piece).
+    /// Whether the king captures (as `king_armed_as` says).
     pub king_armed: bool,
+    /// How an armed king captures; only `hammer_and_anvil` with an unarmed king.
+    /// Defaults to `hammer_and_anvil`.
+    #[serde(default)]
+    pub king_armed_as: KingArmedAsDto,
     /// Whether a row of pieces along an edge can be captured together.
     pub shieldwall: bool,
+    /// Whether only the move that brackets a shieldwall takes it (else any move of
+    /// the capturing side after which the row is bracketed and faced); only `true`
+    /// without a shieldwall. Defaults to `true`.
+    #[serde(default = "yes")]
+    pub shieldwall_flanking: bool,
+    /// Whether an empty corner hostile to the row may bracket a shieldwall; only
+    /// `true` without a shieldwall. Defaults to `true`.
+    #[serde(default = "yes")]
+    pub shieldwall_corners: bool,
     /// Whether the defenders win with an unbreakable fort around the king on the edge.
     pub edge_forts: bool,
     /// Whether the attackers win once no defender can reach the edge.
@@ -487,6 +540,7 @@ impl From<&Variant> for VariantDto {
                 KingCapture::ThroneFourBesideThree => KingCaptureDto::ThroneFourBesideThree,
                 KingCapture::ThroneFour => KingCaptureDto::ThroneFour,
                 KingCapture::FourSides => KingCaptureDto::FourSides,
+                KingCapture::Middleweight => KingCaptureDto::Middleweight,
             },
             throne_reentry: v.throne_reentry,
             repetition: RepetitionDto {
@@ -495,6 +549,8 @@ impl From<&Variant> for VariantDto {
                     RepetitionOutcome::Draw => RepetitionOutcomeDto::Draw,
                     RepetitionOutcome::MoverLoses => RepetitionOutcomeDto::MoverLoses,
                     RepetitionOutcome::DefendersLose => RepetitionOutcomeDto::DefendersLose,
+                    RepetitionOutcome::MoverWins => RepetitionOutcomeDto::MoverWins,
+                    RepetitionOutcome::Ignored => RepetitionOutcomeDto::Ignored,
                 },
             },
             no_capture_limit: v.no_capture_limit,
@@ -504,7 +560,10 @@ impl From<&Variant> for VariantDto {
             },
             attackers_eliminated_wins: v.attackers_eliminated_wins,
             king_armed: v.features.king_armed,
+            king_armed_as: v.features.king_arms.into(),
             shieldwall: v.features.shieldwall,
+            shieldwall_flanking: v.features.shieldwall_flanking,
+            shieldwall_corners: v.features.shieldwall_corners,
             edge_forts: v.features.edge_forts,
             encirclement: v.features.encirclement,
         }
@@ -519,6 +578,7 @@ impl VariantDto {
             KingCaptureDto::ThroneFourBesideThree => KingCapture::ThroneFourBesideThree,
             KingCaptureDto::ThroneFour => KingCapture::ThroneFour,
             KingCaptureDto::FourSides => KingCapture::FourSides,
+            KingCaptureDto::Middleweight => KingCapture::Middleweight,
         };
         RuleSet {
             name: self.name.clone(),
@@ -536,6 +596,8 @@ impl VariantDto {
                     RepetitionOutcomeDto::Draw => RepetitionOutcome::Draw,
                     RepetitionOutcomeDto::MoverLoses => RepetitionOutcome::MoverLoses,
                     RepetitionOutcomeDto::DefendersLose => RepetitionOutcome::DefendersLose,
+                    RepetitionOutcomeDto::MoverWins => RepetitionOutcome::MoverWins,
+                    RepetitionOutcomeDto::Ignored => RepetitionOutcome::Ignored,
                 },
             },
             no_capture_limit: self.no_capture_limit,
@@ -546,12 +608,20 @@ impl VariantDto {
             attackers_eliminated_wins: self.attackers_eliminated_wins,
             features: Features {
                 king_armed: self.king_armed,
+                king_arms: self.king_armed_as.into(),
                 shieldwall: self.shieldwall,
+                shieldwall_flanking: self.shieldwall_flanking,
+                shieldwall_corners: self.shieldwall_corners,
                 edge_forts: self.edge_forts,
                 encirclement: self.encirclement,
             },
             squares: {
-                let classic = SpecialSquares::classic(king_capture, self.king_armed);
+                let features = Features {
+                    king_armed: self.king_armed,
+                    king_arms: self.king_armed_as.into(),
+                    ..Features::BASIC
+                };
+                let classic = SpecialSquares::classic(king_capture, features.king_anvil());
                 SpecialSquares {
                     throne: self.has_throne,
                     empty_throne_hostile: self

@@ -164,9 +164,10 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
         "start_position" => "start",
         "escape" => "esc",
         "king_capture" => "ks",
-        "king_armed" => "ka",
+        "king_armed" | "king_armed_as" => "ka",
         "repetition" => "tfr",
-        "shieldwall" => "sw",
+        "shieldwall" | "shieldwall_corners" => "sw",
+        "shieldwall_flanking" => "swf",
         "edge_forts" => "efe",
         _ => return None,
     })

@@ -59,7 +59,7 @@ pub(crate) fn shieldwall(
     let Some(front) = inward(g, to) else {
         return 0;
     };
-    let brackets = hammers | (hostile_empty & g.edges.0);
+    let brackets = hammers | corner_brackets(v, hostile_empty);
     let mut taken = 0;
     for along in front.sideways() {
         let mut run = 0u128;
@@ -78,6 +78,74 @@ pub(crate) fn shieldwall(
         };
         if members >= 2 && end.is_some_and(|e| brackets & bit(e) != 0) {
             taken |= run;
+        }
+    }
+    taken & !pos.king.0
+}
+
+/// The empty squares of `hostile_empty` that may bracket a shieldwall: the edge
+/// squares among them (the corners), unless the rules say corners never close one.
+#[inline]
+fn corner_brackets(v: &Variant, hostile_empty: u128) -> u128 {
+    if v.features.shieldwall_corners {
+        hostile_empty & v.geometry.edges.0
+    } else {
+        0
+    }
+}
+
+/// The pieces of every row along an edge that a shieldwall encloses: two or more
+/// `prey` pieces, each faced by one of `hammers` on the square in front of it,
+/// with one of `hammers` (or an empty corner of `hostile_empty`, where corners
+/// close a shieldwall) at both ends. The king is never taken this way. This is
+/// the shieldwall taken by any move, where no flanking move is needed.
+pub(crate) fn enclosed_rows(
+    pos: &Position,
+    hammers: u128,
+    prey: u128,
+    hostile_empty: u128,
+) -> u128 {
+    let v = pos.variant;
+    let g = &v.geometry;
+    let brackets = hammers | corner_brackets(v, hostile_empty);
+    let last = g.size as usize - 1;
+    let stride = super::square::STRIDE as usize;
+    let edges = [
+        (0, East, North),
+        (last * stride, East, South),
+        (0, North, East),
+        (last, North, West),
+    ];
+    let mut taken = 0;
+    for (start, along, front) in edges {
+        let faced = |s: usize| {
+            prey & bit(s) != 0 && step(g, s, front).is_some_and(|f| hammers & bit(f) != 0)
+        };
+        let mut before: Option<usize> = None;
+        let mut sq = Some(start);
+        while let Some(s) = sq {
+            if !faced(s) {
+                before = Some(s);
+                sq = step(g, s, along);
+                continue;
+            }
+            let mut row = 0u128;
+            let mut members = 0;
+            let mut cur = Some(s);
+            while let Some(c) = cur {
+                if !faced(c) {
+                    break;
+                }
+                row |= bit(c);
+                members += 1;
+                cur = step(g, c, along);
+            }
+            let closed = |e: Option<usize>| e.is_some_and(|e| brackets & bit(e) != 0);
+            if members >= 2 && closed(before) && closed(cur) {
+                taken |= row;
+            }
+            before = cur;
+            sq = cur.and_then(|c| step(g, c, along));
         }
     }
     taken & !pos.king.0
@@ -132,7 +200,21 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
             }
         }
         if v.features.shieldwall {
-            keep &= !breakable_rows(g, keep, closed | keep, pos.defenders.0 | king, empty);
+            // Where corners never close a shieldwall, an empty corner at the end
+            // of a row is no bracket either.
+            let no_bracket = if v.features.shieldwall_corners {
+                0
+            } else {
+                g.corners.0 & empty
+            };
+            keep &= !breakable_rows(
+                g,
+                keep,
+                closed | keep,
+                pos.defenders.0 | king,
+                empty,
+                no_bracket,
+            );
         }
         if keep == safe {
             break;
@@ -145,7 +227,14 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
 /// The squares of `safe` that sit in a row along an edge which a shieldwall could
 /// take: a row (of defenders and the king) of two or more with every member's
 /// front square open to an attacker and both ends open to a bracket.
-fn breakable_rows(g: &Geometry, safe: u128, held: u128, pieces: u128, empty: u128) -> u128 {
+fn breakable_rows(
+    g: &Geometry,
+    safe: u128,
+    held: u128,
+    pieces: u128,
+    empty: u128,
+    no_bracket: u128,
+) -> u128 {
     let last = g.size as usize - 1;
     let stride = super::square::STRIDE as usize;
     let mut breakable = 0;
@@ -180,7 +269,8 @@ fn breakable_rows(g: &Geometry, safe: u128, held: u128, pieces: u128, empty: u12
                 cur = step(g, c, along);
             }
             // An end inside the fort (empty and held) can never hold a bracket.
-            let open_end = |e: Option<usize>| e.is_some_and(|e| held & empty & bit(e) == 0);
+            let open_end =
+                |e: Option<usize>| e.is_some_and(|e| ((held & empty) | no_bracket) & bit(e) == 0);
             if members >= 2 && !shielded && open_end(before) && open_end(cur) {
                 breakable |= row & safe;
             }
@@ -221,12 +311,12 @@ pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u
     let occupied = pos.occupied().0;
     let (hammers, prey) = match side {
         Side::Attackers => (pos.attackers.0, pos.defenders.0 | pos.king.0),
-        Side::Defenders if v.features.king_armed => (pos.defenders.0 | pos.king.0, pos.attackers.0),
+        Side::Defenders if v.king_anvil => (pos.defenders.0 | pos.king.0, pos.attackers.0),
         Side::Defenders => (pos.defenders.0, pos.attackers.0),
     };
     let empty = g.board.0 & !occupied;
     let prey_side = side.opponent() as usize;
-    let brackets = hammers | (v.hostile_to[prey_side].0 & g.edges.0 & empty);
+    let brackets = hammers | corner_brackets(v, v.hostile_to[prey_side].0 & empty);
     let last = g.size as usize - 1;
     let stride = super::square::STRIDE as usize;
     let edges = [

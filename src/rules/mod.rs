@@ -54,7 +54,7 @@ pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use threats::Lines;
 pub(crate) use threats::{line_squares, lines_from};
 pub use variant::{
-    Escape, Features, Geometry, Hostility, KingCapture, NoMovesOutcome, Repetition,
+    Escape, Features, Geometry, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares, Variant,
 };
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use super::ruleset::{RuleSet, RuleSetError};
 use super::square::Square;
 use super::variant::{
-    Escape, Features, Hostility, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
-    SpecialSquares,
+    Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
+    RepetitionOutcome, SpecialSquares,
 };
 
 /// The longest rules string accepted, in bytes (OpenTafl's own are under 200).
@@ -298,21 +298,12 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     let attackers_first = e.yes_no("atkf", true)?;
     let repetition = match e.get("tfr").unwrap_or("d") {
         "d" => RepetitionOutcome::Draw,
-        // OpenTafl: "the player forced to respond wins", so the one who made the
-        // repeating move loses.
+        // OpenTafl judges the third occurrence with the side to move being the
+        // one "forced to respond": `w` it wins, so the one who made the repeating
+        // move loses; `l` it loses, so the one who repeated wins.
         "w" => RepetitionOutcome::MoverLoses,
-        "l" => {
-            return Err(refuse(
-                "tfr",
-                "`l` (the player who repeats wins) is not supported",
-            ));
-        }
-        "i" => {
-            return Err(refuse(
-                "tfr",
-                "`i` (repetition ignored) is not supported: a repetition always ends the game",
-            ));
-        }
+        "l" => RepetitionOutcome::MoverWins,
+        "i" => RepetitionOutcome::Ignored,
         v => {
             return Err(refuse(
                 "tfr",
@@ -320,22 +311,23 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             ));
         }
     };
-    let king_armed = match e.get("ka").unwrap_or("y") {
-        "y" => true,
-        "n" => false,
-        "h" | "a" => {
+    let (king_armed, king_arms) = match e.get("ka").unwrap_or("y") {
+        "y" => (true, KingArms::HammerAndAnvil),
+        "n" => (false, KingArms::HammerAndAnvil),
+        "h" => (true, KingArms::Hammer),
+        "a" => (true, KingArms::Anvil),
+        v => {
             return Err(refuse(
                 "ka",
-                "a king armed only as hammer or only as anvil is not supported",
+                format!("expected `y`, `n`, `h` or `a`, found {v:?}"),
             ));
         }
-        v => return Err(refuse("ka", format!("expected `y` or `n`, found {v:?}"))),
     };
     let king_capture = match e.get("ks").unwrap_or("s") {
         "s" | "y" => KingCapture::FourSides,
         "c" => KingCapture::ThroneFourBesideThree,
         "w" | "n" => KingCapture::Weak,
-        "m" => return Err(refuse("ks", "the middleweight king is not supported")),
+        "m" => KingCapture::Middleweight,
         v => {
             return Err(refuse(
                 "ks",
@@ -343,15 +335,11 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             ));
         }
     };
-    let shieldwall = match e.get("sw").unwrap_or("n") {
-        "n" => false,
-        "s" => true,
-        "w" => {
-            return Err(refuse(
-                "sw",
-                "weak shieldwalls (a corner may not close one) are not supported",
-            ));
-        }
+    let (shieldwall, shieldwall_corners) = match e.get("sw").unwrap_or("n") {
+        "n" => (false, true),
+        "s" => (true, true),
+        // A weak shieldwall: no corner closes one.
+        "w" => (true, false),
         v => {
             return Err(refuse(
                 "sw",
@@ -359,12 +347,8 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             ));
         }
     };
-    if !e.yes_no("swf", true)? && shieldwall {
-        return Err(refuse(
-            "swf",
-            "a shieldwall is captured only by the move that closes it",
-        ));
-    }
+    // Without a shieldwall, `swf` changes nothing (its syntax is still checked).
+    let shieldwall_flanking = e.yes_no("swf", true)? || !shieldwall;
     let edge_forts = e.yes_no("efe", false)?;
 
     // The special squares: branan's throne is the centre (or there is none), its
@@ -488,7 +472,10 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         attackers_eliminated_wins: false,
         features: Features {
             king_armed,
+            king_arms,
             shieldwall,
+            shieldwall_flanking,
+            shieldwall_corners,
             edge_forts,
             encirclement,
         },
@@ -498,6 +485,8 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         let key = match &err {
             RuleSetError::SizeNotYet { .. } | RuleSetError::BadSize { .. } => "dim",
             RuleSetError::EdgeFortsNeedCorners => "efe",
+            RuleSetError::KingArmsUnarmed { .. } => "ka",
+            RuleSetError::ShieldwallOption { .. } => "sw",
             RuleSetError::NameTooLong { .. } => "name",
             _ => "start",
         };
@@ -515,7 +504,8 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
 /// (`throne_four`), or a start whose counter is not zero.
 pub fn to_string(rules: &RuleSet) -> Option<String> {
     if rules.no_capture_limit.is_some()
-        || rules.repetition.occurrence != 3
+        || (rules.repetition.occurrence != 3
+            && rules.repetition.outcome != RepetitionOutcome::Ignored)
         || rules.repetition.outcome == RepetitionOutcome::DefendersLose
         || rules.no_legal_moves != NoMovesOutcome::Loses
         || rules.attackers_eliminated_wins
@@ -552,21 +542,28 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         super::Side::Attackers => " atkf:y",
         super::Side::Defenders => " atkf:n",
     });
-    if rules.repetition.outcome == RepetitionOutcome::MoverLoses {
-        s.push_str(" tfr:w");
+    match rules.repetition.outcome {
+        RepetitionOutcome::MoverLoses => s.push_str(" tfr:w"),
+        RepetitionOutcome::MoverWins => s.push_str(" tfr:l"),
+        RepetitionOutcome::Ignored => s.push_str(" tfr:i"),
+        RepetitionOutcome::Draw | RepetitionOutcome::DefendersLose => {}
     }
-    if !rules.features.king_armed {
-        s.push_str(" ka:n");
+    let f = rules.features;
+    match (f.king_armed, f.king_arms) {
+        (false, _) => s.push_str(" ka:n"),
+        (true, KingArms::Hammer) => s.push_str(" ka:h"),
+        (true, KingArms::Anvil) => s.push_str(" ka:a"),
+        (true, KingArms::HammerAndAnvil) => {}
     }
     match rules.king_capture {
         KingCapture::Weak => s.push_str(" ks:w"),
         KingCapture::ThroneFourBesideThree => s.push_str(" ks:c"),
-        _ => {}
+        KingCapture::Middleweight => s.push_str(" ks:m"),
+        KingCapture::FourSides | KingCapture::ThroneFour => {}
     }
-    let squares =
-        rules
-            .squares
-            .normalized(rules.escape, rules.king_capture, rules.features.king_armed);
+    let squares = rules
+        .squares
+        .normalized(rules.escape, rules.king_capture, f.king_anvil());
     if !squares.throne {
         s.push_str(" cen:");
     } else {
@@ -588,8 +585,15 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         s.push_str(" corh:");
         s.push_str(&letters(squares.corners_hostile));
     }
-    if rules.features.shieldwall {
-        s.push_str(" sw:s");
+    if f.shieldwall {
+        s.push_str(if f.shieldwall_corners {
+            " sw:s"
+        } else {
+            " sw:w"
+        });
+        if !f.shieldwall_flanking {
+            s.push_str(" swf:n");
+        }
     }
     if rules.features.edge_forts {
         s.push_str(" efe:y");
@@ -662,11 +666,11 @@ mod tests {
             ("dim:8 start:/8/", "dim"),
             (&format!("dim:7 foo:y {start}"), "foo"),
             (&format!("dim:7 esc:x {start}"), "esc"),
-            (&format!("dim:7 ka:h {start}"), "ka"),
-            (&format!("dim:7 ks:m {start}"), "ks"),
-            (&format!("dim:7 tfr:i {start}"), "tfr"),
-            (&format!("dim:7 sw:w {start}"), "sw"),
-            (&format!("dim:7 sw:s swf:n {start}"), "swf"),
+            (&format!("dim:7 ka:x {start}"), "ka"),
+            (&format!("dim:7 ks:x {start}"), "ks"),
+            (&format!("dim:7 tfr:x {start}"), "tfr"),
+            (&format!("dim:7 sw:x {start}"), "sw"),
+            (&format!("dim:7 sw:s swf:x {start}"), "swf"),
             (&format!("dim:7 esc:e efe:y cor: {start}"), "efe"),
             (&format!("dim:7 esc:e {start}"), "cor"),
             (&format!("dim:7 cor: {start}"), "cor"),

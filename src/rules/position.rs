@@ -295,19 +295,33 @@ impl Position {
         let v = self.variant;
         let st = v.tables.steps;
         let t = to.index();
-        let armed = v.features.king_armed;
+        // `hammers` are the mover's pieces that capture with the one that moved:
+        // the far pieces of pincers, the brackets and fronts of shieldwalls.
         let (hammers, prey) = match mover {
             Side::Attackers => (self.attackers.0, self.defenders.0),
-            Side::Defenders if armed => (self.defenders.0 | self.king.0, self.attackers.0),
-            Side::Defenders if self.king.0 >> t & 1 != 0 => return BitBoard::EMPTY,
+            Side::Defenders if v.king_hammer && v.king_anvil => {
+                (self.defenders.0 | self.king.0, self.attackers.0)
+            }
+            // The king armed as one of the two only, or unarmed.
+            Side::Defenders if self.king.0 >> t & 1 != 0 => {
+                if !v.king_hammer {
+                    return BitBoard::EMPTY;
+                }
+                (self.defenders.0, self.attackers.0)
+            }
+            Side::Defenders if v.king_anvil => (self.defenders.0 | self.king.0, self.attackers.0),
             Side::Defenders => (self.defenders.0, self.attackers.0),
         };
         let king = match mover {
             Side::Attackers => self.king.0,
             Side::Defenders => 0,
         };
-        // Every capture, a shieldwall's too, takes a piece next to `to`.
+        // Every capture takes a piece next to `to`, a flanking shieldwall's too;
+        // a shieldwall taken by any move is looked for apart.
         if st.around[t] & (prey | king) == 0 {
+            if !v.features.shieldwall_flanking {
+                return BitBoard(self.any_move_shieldwalls(t, mover, hammers, prey | king));
+            }
             return BitBoard::EMPTY;
         }
         let occupied = self.occupied().0;
@@ -336,7 +350,23 @@ impl Position {
         if v.features.shieldwall && v.geometry.edges.0 >> t & 1 != 0 {
             captures |= edges::shieldwall(self, t, hammers, prey | king, hostile_empty);
         }
+        if !v.features.shieldwall_flanking {
+            captures |= self.any_move_shieldwalls(t, mover, hammers, prey | king);
+        }
         BitBoard(captures)
+    }
+
+    /// The rows a shieldwall takes after any move of `mover` (the piece that just
+    /// arrived on `to` among the enclosing pieces), where the shieldwall needs no
+    /// flanking move: every row along an edge that is bracketed and faced.
+    #[cold]
+    fn any_move_shieldwalls(&self, to: usize, mover: Side, hammers: u128, prey: u128) -> u128 {
+        let v = self.variant;
+        let occupied = self.occupied().0;
+        let hostile_empty = v.hostile_to[mover.opponent() as usize].0 & !occupied;
+        // The piece that moved encloses too (a king armed as hammer only is not
+        // in `hammers`).
+        edges::enclosed_rows(self, hammers | 1u128 << to, prey, hostile_empty)
     }
 
     /// The end of the game, in the rules document's order, with `repetitions` the
@@ -384,15 +414,19 @@ impl Position {
         let v = self.variant;
         if repetitions >= v.repetition.occurrence as usize {
             let winner = match v.repetition.outcome {
-                RepetitionOutcome::Draw => None,
+                RepetitionOutcome::Draw => Some(None),
                 // The side that made the repeating move is the one not to move now.
-                RepetitionOutcome::MoverLoses => Some(self.turn),
-                RepetitionOutcome::DefendersLose => Some(Side::Attackers),
+                RepetitionOutcome::MoverLoses => Some(Some(self.turn)),
+                RepetitionOutcome::DefendersLose => Some(Some(Side::Attackers)),
+                RepetitionOutcome::MoverWins => Some(Some(self.turn.opponent())),
+                RepetitionOutcome::Ignored => None,
             };
-            return Some(Outcome {
-                winner,
-                reason: Reason::Repetition,
-            });
+            if let Some(winner) = winner {
+                return Some(Outcome {
+                    winner,
+                    reason: Reason::Repetition,
+                });
+            }
         }
         match v.no_capture_limit {
             Some(limit) if self.plies_since_capture >= limit => {

@@ -15,8 +15,8 @@ use super::notation::Setup;
 use super::position::Position;
 use super::square::{Piece, Side, Square};
 use super::variant::{
-    Escape, Features, Hostility, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
-    SpecialSquares, Variant,
+    Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
+    RepetitionOutcome, SpecialSquares, Variant,
 };
 
 /// The board sizes branan plays: odd, 7 to 11.
@@ -97,6 +97,12 @@ pub enum RuleSetError {
         "edge_forts: an edge fort needs corner escape (where the king escapes to any edge, reaching the edge already wins)"
     )]
     EdgeFortsNeedCorners,
+    #[error(
+        "king_armed_as: the king armed as {arms} needs an armed king (king_armed is false; leave king_armed_as out or write \"hammer_and_anvil\")"
+    )]
+    KingArmsUnarmed { arms: &'static str },
+    #[error("{field}: needs a shieldwall (shieldwall is false; leave {field} out or write true)")]
+    ShieldwallOption { field: &'static str },
     #[error("name: {chars} characters is too long (at most {MAX_NAME_CHARS})")]
     NameTooLong { chars: usize },
     #[error(
@@ -124,6 +130,8 @@ impl RuleSetError {
             RuleSetError::Occurrence { .. } => "repetition.occurrence",
             RuleSetError::NoCaptureLimit { .. } => "no_capture_limit",
             RuleSetError::EdgeFortsNeedCorners => "edge_forts",
+            RuleSetError::KingArmsUnarmed { .. } => "king_armed_as",
+            RuleSetError::ShieldwallOption { field } => field,
             RuleSetError::NameTooLong { .. } => "name",
             RuleSetError::RegistryFull | RuleSetError::IdCollision { .. } => "",
         }
@@ -200,14 +208,16 @@ impl RuleSet {
                 KingCapture::ThroneFourBesideThree => "throne_four_beside_three",
                 KingCapture::ThroneFour => "throne_four",
                 KingCapture::FourSides => "four_sides",
+                KingCapture::Middleweight => "middleweight",
             },
             b(self.throne_reentry || !self.squares.throne),
-            self.repetition.occurrence,
-            match self.repetition.outcome {
-                RepetitionOutcome::Draw => "draw",
-                RepetitionOutcome::MoverLoses => "mover_loses",
-                RepetitionOutcome::DefendersLose => "defenders_lose",
+            // An ignored repetition ignores every occurrence alike.
+            if self.repetition.outcome == RepetitionOutcome::Ignored {
+                3
+            } else {
+                self.repetition.occurrence
             },
+            repetition_outcome_name(self.repetition.outcome),
             self.no_capture_limit
                 .map_or_else(|| "none".to_owned(), |n| n.to_string()),
             match self.no_legal_moves {
@@ -225,8 +235,8 @@ impl RuleSet {
         // before these switches existed stay as they were.
         let squares = self
             .squares
-            .normalized(self.escape, self.king_capture, f.king_armed);
-        if squares != SpecialSquares::classic(self.king_capture, f.king_armed) {
+            .normalized(self.escape, self.king_capture, f.king_anvil());
+        if squares != SpecialSquares::classic(self.king_capture, f.king_anvil()) {
             let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
             let _ = write!(
                 s,
@@ -236,6 +246,17 @@ impl RuleSet {
                 h(squares.occupied_throne_hostile),
                 h(squares.corners_hostile),
             );
+        }
+        // Likewise the options OpenTafl's strings added later, each only where it
+        // differs from the rule every earlier rule set played.
+        if f.king_armed && f.king_arms != KingArms::HammerAndAnvil {
+            let _ = write!(s, ";king_armed_as={}", king_arms_name(f.king_arms));
+        }
+        if f.shieldwall && !f.shieldwall_flanking {
+            s.push_str(";shieldwall_flanking=0");
+        }
+        if f.shieldwall && !f.shieldwall_corners {
+            s.push_str(";shieldwall_corners=0");
         }
         s
     }
@@ -274,6 +295,22 @@ impl RuleSet {
         }
         if self.features.edge_forts && self.escape == Escape::Edges {
             return Err(RuleSetError::EdgeFortsNeedCorners);
+        }
+        let f = self.features;
+        if !f.king_armed && f.king_arms != KingArms::HammerAndAnvil {
+            return Err(RuleSetError::KingArmsUnarmed {
+                arms: king_arms_name(f.king_arms),
+            });
+        }
+        if !f.shieldwall {
+            for (on, field) in [
+                (f.shieldwall_flanking, "shieldwall_flanking"),
+                (f.shieldwall_corners, "shieldwall_corners"),
+            ] {
+                if !on {
+                    return Err(RuleSetError::ShieldwallOption { field });
+                }
+            }
         }
         let setup = Setup::parse(&self.start).map_err(RuleSetError::StartMalformed)?;
         if setup.size != self.size {
@@ -321,11 +358,14 @@ impl RuleSet {
     /// `&'static`).
     pub fn build(&self) -> Result<&'static Variant, RuleSetError> {
         let start = self.validate()?;
-        let canonical = RuleSet {
+        let mut canonical = RuleSet {
             name: None,
             start,
             ..self.clone()
         };
+        if canonical.repetition.outcome == RepetitionOutcome::Ignored {
+            canonical.repetition.occurrence = 3;
+        }
         let text = canonical.canonical_text();
         if let Some(p) = preset_of(&text) {
             return Ok(p);
@@ -390,6 +430,26 @@ impl RuleSet {
             self.features,
             self.squares,
         )
+    }
+}
+
+/// The name of a repetition outcome, as the rule object writes it.
+pub(crate) const fn repetition_outcome_name(o: RepetitionOutcome) -> &'static str {
+    match o {
+        RepetitionOutcome::Draw => "draw",
+        RepetitionOutcome::MoverLoses => "mover_loses",
+        RepetitionOutcome::DefendersLose => "defenders_lose",
+        RepetitionOutcome::MoverWins => "mover_wins",
+        RepetitionOutcome::Ignored => "ignored",
+    }
+}
+
+/// The name of how the king is armed, as the rule object writes it.
+pub(crate) const fn king_arms_name(a: KingArms) -> &'static str {
+    match a {
+        KingArms::HammerAndAnvil => "hammer_and_anvil",
+        KingArms::Hammer => "hammer",
+        KingArms::Anvil => "anvil",
     }
 }
 

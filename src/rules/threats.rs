@@ -90,10 +90,11 @@ pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: 
         ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
     };
     // Where he is strong: the one free side of a king whose other three sides are
-    // hostile; never on an edge, where a side is off the board.
-    let enclosed = || {
+    // hostile; never on an edge, where a side is off the board (the middleweight
+    // king needs only his sides on the board).
+    let enclosed = |on_board_only: bool| {
         let missing = around & !anvils;
-        if around.count_ones() == 4 && missing.count_ones() == 1 {
+        if (on_board_only || around.count_ones() == 4) && missing.count_ones() == 1 {
             missing & free
         } else {
             0
@@ -107,8 +108,9 @@ pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: 
         KingCapture::ThroneFour => on_throne,
         KingCapture::ThroneFourBesideThree => on_throne || beside_throne,
         KingCapture::FourSides => true,
+        KingCapture::Middleweight => return enclosed(true),
     };
-    if strong { enclosed() } else { custodial() }
+    if strong { enclosed(false) } else { custodial() }
 }
 
 impl Position {
@@ -202,9 +204,7 @@ impl Position {
         let occ = self.occupied().0;
         let (hammers, prey) = match side {
             Side::Attackers => (self.attackers, self.defenders),
-            Side::Defenders if v.features.king_armed => {
-                (self.defenders | self.king, self.attackers)
-            }
+            Side::Defenders if v.king_anvil => (self.defenders | self.king, self.attackers),
             Side::Defenders => (self.defenders, self.attackers),
         };
         // The same anvils as playing the move: the squares hostile to the prey's

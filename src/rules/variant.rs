@@ -32,6 +32,10 @@ pub enum KingCapture {
     /// the three other sides are attackers. A side off the board is never an
     /// attacker, so he cannot be captured on the edge.
     FourSides,
+    /// Everywhere every side of the king on the board hostile: an attacker, or an
+    /// empty square hostile to him. A side off the board does not count, so on
+    /// the edge three sides suffice (OpenTafl's "middleweight" king).
+    Middleweight,
 }
 
 /// What a repeated position does.
@@ -43,6 +47,11 @@ pub enum RepetitionOutcome {
     /// The defenders lose, whoever made the repeating move: it is theirs to
     /// avoid a perpetual repetition.
     DefendersLose,
+    /// The side that made the repeating move wins: the side to move, forced to
+    /// answer it, loses.
+    MoverWins,
+    /// A repeated position changes nothing: the game goes on.
+    Ignored,
 }
 
 /// The repetition rule: on the `occurrence`-th occurrence of a position (board and
@@ -167,15 +176,36 @@ impl Geometry {
     }
 }
 
+/// How an armed king takes part in captures.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KingArms {
+    /// As the moving piece (hammer) and as the piece on the far side (anvil).
+    HammerAndAnvil,
+    /// Only as the moving piece: a soldier cannot pin an enemy against him.
+    Hammer,
+    /// Only as the far piece: his own moves capture nothing.
+    Anvil,
+}
+
 /// The rules beyond the basic custodial game, each off or on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Features {
-    /// The king captures like a soldier: as the moving piece (hammer) and as the
-    /// piece on the far side (anvil).
+    /// The king captures like a soldier, as `king_arms` says (by default as the
+    /// moving piece and as the piece on the far side).
     pub king_armed: bool,
+    /// How the armed king captures; meaningless (and `HammerAndAnvil`) when he is
+    /// unarmed.
+    pub king_arms: KingArms,
     /// A row of two or more pieces along an edge, bracketed at both ends and each
     /// faced by an enemy, falls to the bracketing move (the king in it survives).
     pub shieldwall: bool,
+    /// Whether only the bracketing move takes a shieldwall (else any move of the
+    /// capturing side after which the row is bracketed and faced). Meaningless
+    /// (and `true`) without a shieldwall.
+    pub shieldwall_flanking: bool,
+    /// Whether an empty hostile corner may bracket a shieldwall. Meaningless (and
+    /// `true`) without a shieldwall.
+    pub shieldwall_corners: bool,
     /// The defenders win with an unbreakable fort around the king on the edge.
     pub edge_forts: bool,
     /// The attackers win once no defender (nor the king) can reach the edge.
@@ -186,10 +216,26 @@ impl Features {
     /// The king armed and nothing else: the five older presets.
     pub const BASIC: Features = Features {
         king_armed: true,
+        king_arms: KingArms::HammerAndAnvil,
         shieldwall: false,
+        shieldwall_flanking: true,
+        shieldwall_corners: true,
         edge_forts: false,
         encirclement: false,
     };
+
+    /// Whether the king captures as the moving piece.
+    #[inline]
+    pub const fn king_hammer(&self) -> bool {
+        self.king_armed && !matches!(self.king_arms, KingArms::Anvil)
+    }
+
+    /// Whether the king is the far piece of captures (and a bracket or front of
+    /// a shieldwall).
+    #[inline]
+    pub const fn king_anvil(&self) -> bool {
+        self.king_armed && !matches!(self.king_arms, KingArms::Hammer)
+    }
 }
 
 /// Which pieces a special square is hostile to: a hostile square counts as an
@@ -240,11 +286,12 @@ pub struct SpecialSquares {
 }
 
 impl SpecialSquares {
-    /// The presets' throne and corners for a king capture rule and an armed or
-    /// unarmed king: the empty throne and the corners hostile to everyone (the
-    /// throne not to a king strong on it only), the occupied throne hostile to
-    /// attackers where the king on it is an anvil anyway.
-    pub const fn classic(king_capture: KingCapture, king_armed: bool) -> SpecialSquares {
+    /// The presets' throne and corners for a king capture rule and a king who is
+    /// or is not an anvil (armed, or armed as anvil only): the empty throne and
+    /// the corners hostile to everyone (the throne not to a king strong on it
+    /// only), the occupied throne hostile to attackers where the king on it is an
+    /// anvil anyway.
+    pub const fn classic(king_capture: KingCapture, king_anvil: bool) -> SpecialSquares {
         SpecialSquares {
             throne: true,
             empty_throne_hostile: Hostility {
@@ -253,7 +300,7 @@ impl SpecialSquares {
                 king: !matches!(king_capture, KingCapture::ThroneFour),
             },
             occupied_throne_hostile: Hostility {
-                attackers: king_armed,
+                attackers: king_anvil,
                 defenders: false,
                 king: false,
             },
@@ -266,21 +313,21 @@ impl SpecialSquares {
     /// hostility without a throne, the corners' where the king escapes to the
     /// edges, the corners' to a king captured on four sides (beside a corner he is
     /// on the edge), the occupied throne's to the king (only he may stand on it)
-    /// and to attackers when the king is armed (he is an anvil himself).
+    /// and to attackers when the king is an anvil (he is the far piece himself).
     pub const fn normalized(
         self,
         escape: Escape,
         king_capture: KingCapture,
-        king_armed: bool,
+        king_anvil: bool,
     ) -> SpecialSquares {
-        let classic = SpecialSquares::classic(king_capture, king_armed);
+        let classic = SpecialSquares::classic(king_capture, king_anvil);
         let mut s = self;
         if !s.throne {
             s.empty_throne_hostile = classic.empty_throne_hostile;
             s.occupied_throne_hostile = classic.occupied_throne_hostile;
         }
         s.occupied_throne_hostile.king = false;
-        if king_armed {
+        if king_anvil {
             s.occupied_throne_hostile.attackers = true;
         }
         match escape {
@@ -318,6 +365,10 @@ pub struct Variant {
     /// Whether the defenders win when no attacker is left.
     pub attackers_eliminated_wins: bool,
     pub features: Features,
+    /// Whether the king captures as the moving piece ([`Features::king_hammer`]).
+    pub king_hammer: bool,
+    /// Whether the king is an anvil ([`Features::king_anvil`]).
+    pub king_anvil: bool,
     pub geometry: Geometry,
     /// Squares no soldier may stop on: the throne, and the corners in corner presets.
     pub restricted: BitBoard,
@@ -367,7 +418,7 @@ impl Variant {
         squares: SpecialSquares,
     ) -> Variant {
         let geometry = Geometry::new(size);
-        let squares = squares.normalized(escape, king_capture, features.king_armed);
+        let squares = squares.normalized(escape, king_capture, features.king_anvil());
         let throne = if squares.throne {
             BitBoard::from_square(geometry.throne)
         } else {
@@ -407,7 +458,7 @@ impl Variant {
             }
             // The search looks at two-sided captures only; beside the throne the
             // rules count the throne as a side.
-            KingCapture::FourSides => BitBoard::EMPTY,
+            KingCapture::FourSides | KingCapture::Middleweight => BitBoard::EMPTY,
         };
         // Without a throne there is nothing the king could not re-enter.
         let throne_reentry = throne_reentry || !squares.throne;
@@ -425,6 +476,8 @@ impl Variant {
             no_legal_moves,
             attackers_eliminated_wins,
             features,
+            king_hammer: features.king_hammer(),
+            king_anvil: features.king_anvil(),
             geometry,
             restricted,
             squares,
@@ -605,10 +658,10 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Loses,
         false,
         Features {
-            king_armed: true,
             shieldwall: true,
             edge_forts: true,
             encirclement: true,
+            ..Features::BASIC
         },
         SpecialSquares::classic(KingCapture::FourSides, true),
     ),
@@ -630,10 +683,8 @@ static VARIANTS: [Variant; 7] = [
         NoMovesOutcome::Loses,
         false,
         Features {
-            king_armed: true,
-            shieldwall: false,
-            edge_forts: false,
             encirclement: true,
+            ..Features::BASIC
         },
         SpecialSquares::classic(KingCapture::FourSides, true),
     ),

@@ -20,6 +20,8 @@ pub enum KingRule {
     FourOrTwo,
     /// copenhagen, fetlar: 4 everywhere, 3 beside the throne; never on the edge.
     Four,
+    /// Every side of the king on the board hostile (three on the edge).
+    Middleweight,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +51,19 @@ pub struct Rules {
     pub repetition_defenders_lose: bool,
     /// The king captures, as the moving piece and as the far piece.
     pub king_armed: bool,
+    /// An armed king captures only as the moving piece.
+    pub king_hammer_only: bool,
+    /// An armed king captures only as the far piece.
+    pub king_anvil_only: bool,
+    /// A shieldwall falls to any move of the capturing side, not only to the
+    /// bracketing one.
+    pub shieldwall_any_move: bool,
+    /// Corners never bracket a shieldwall.
+    pub shieldwall_no_corners: bool,
+    /// The side that made the repeating move wins.
+    pub repetition_wins: bool,
+    /// A repetition changes nothing.
+    pub repetition_ignored: bool,
     /// The centre is a throne (else an ordinary square).
     pub throne: bool,
     /// Whom the empty throne is hostile to: attackers, defenders, the king.
@@ -76,6 +91,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
@@ -97,6 +118,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
@@ -118,6 +145,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
@@ -139,6 +172,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, false],
         occupied_throne: [true, false, false],
@@ -160,6 +199,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: false,
         repetition_defenders_lose: false,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
@@ -181,6 +226,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: true,
         repetition_defenders_lose: true,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
@@ -202,6 +253,12 @@ pub const RULES: [Rules; 7] = [
         encirclement: true,
         repetition_defenders_lose: false,
         king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
         throne: true,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
@@ -245,6 +302,7 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         "throne_four_beside_three" => KingRule::FourThreeTwo,
         "throne_four" => KingRule::FourOrTwo,
         "four_sides" => KingRule::Four,
+        "middleweight" => KingRule::Middleweight,
         other => return Err(format!("king_capture {other:?}")),
     };
     let repetition = field("repetition")?;
@@ -257,11 +315,13 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         .and_then(serde_json::Value::as_str)
         .ok_or("repetition.outcome")?;
     let (repetition_loses, repetition_defenders_lose) = match outcome {
-        "draw" => (false, false),
+        "draw" | "mover_wins" | "ignored" => (false, false),
         "mover_loses" => (true, false),
         "defenders_lose" => (false, true),
         other => return Err(format!("repetition.outcome {other:?}")),
     };
+    let repetition_wins = outcome == "mover_wins";
+    let repetition_ignored = outcome == "ignored";
     let no_capture_limit = match field("no_capture_limit")? {
         serde_json::Value::Null => None,
         v => Some(v.as_u64().ok_or("no_capture_limit")? as u32),
@@ -272,6 +332,24 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         other => return Err(format!("no_legal_moves {other:?}")),
     };
     let king_armed = flag("king_armed")?;
+    let armed_as = match o.get("king_armed_as") {
+        None => "hammer_and_anvil".to_owned(),
+        Some(v) => text(v, "king_armed_as")?,
+    };
+    let (king_hammer_only, king_anvil_only) = match armed_as.as_str() {
+        "hammer_and_anvil" => (false, false),
+        "hammer" => (true, false),
+        "anvil" => (false, true),
+        other => return Err(format!("king_armed_as {other:?}")),
+    };
+    let default_true = |name: &str| match o.get(name) {
+        None => Ok(true),
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| format!("{name} is not a boolean")),
+    };
+    let shieldwall_any_move = !default_true("shieldwall_flanking")?;
+    let shieldwall_no_corners = !default_true("shieldwall_corners")?;
     let hostility = |name: &str, default: [bool; 3]| -> Result<[bool; 3], String> {
         match o.get(name) {
             None => Ok(default),
@@ -295,7 +373,10 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
             "empty_throne_hostile",
             [true, true, king != KingRule::FourOrTwo],
         )?,
-        occupied_throne: hostility("occupied_throne_hostile", [king_armed, false, false])?,
+        occupied_throne: hostility(
+            "occupied_throne_hostile",
+            [king_armed && !king_hammer_only, false, false],
+        )?,
         corner_hostile: hostility("corners_hostile", [true, true, true])?,
         id: "custom",
         size,
@@ -312,6 +393,12 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         encirclement: flag("encirclement")?,
         repetition_defenders_lose,
         king_armed,
+        king_hammer_only,
+        king_anvil_only,
+        shieldwall_any_move,
+        shieldwall_no_corners,
+        repetition_wins,
+        repetition_ignored,
     };
     Ok((Box::leak(Box::new(rules)), start))
 }
@@ -525,9 +612,19 @@ impl Pos {
         }
     }
 
-    /// A piece that captures for `side`: its soldiers, and the king when armed.
+    /// A piece that captures for `side` as the far piece (or a bracket or front
+    /// of a shieldwall): its soldiers, and the king when armed, unless only as
+    /// the moving piece.
     fn ally(&self, c: char, side: char) -> bool {
-        Pos::belongs(c, side) && (c != 'K' || self.rules.king_armed)
+        Pos::belongs(c, side)
+            && (c != 'K' || (self.rules.king_armed && !self.rules.king_hammer_only))
+    }
+
+    /// A piece that captures for `side` when it moves: its soldiers, and the king
+    /// when armed, unless only as the far piece.
+    fn hammer(&self, c: char, side: char) -> bool {
+        Pos::belongs(c, side)
+            && (c != 'K' || (self.rules.king_armed && !self.rules.king_anvil_only))
     }
 
     pub fn king(&self) -> Option<(usize, usize)> {
@@ -593,6 +690,9 @@ impl Pos {
             KingRule::FourOrTwo => on_throne,
             KingRule::FourThreeTwo => on_throne || beside_throne,
             KingRule::Four => true,
+            KingRule::Middleweight => {
+                return DIRS.iter().filter_map(|&d| self.step(k, d)).all(hostile);
+            }
         };
         if strong {
             DIRS.iter().all(|&d| self.step(k, d).is_some_and(hostile))
@@ -610,7 +710,7 @@ impl Pos {
         let mover = self.side;
         let mut captured = Vec::new();
         // An unarmed king takes nothing when he moves.
-        let hammer = self.ally(piece, mover);
+        let hammer = self.hammer(piece, mover);
         for d in DIRS {
             if !hammer {
                 break;
@@ -635,6 +735,13 @@ impl Pos {
             for q in self.shieldwall(to, mover) {
                 if !captured.contains(&q) {
                     captured.push(q);
+                }
+            }
+            if self.rules.shieldwall_any_move {
+                for q in self.enclosed_rows(to, mover) {
+                    if !captured.contains(&q) {
+                        captured.push(q);
+                    }
                 }
             }
         }
@@ -682,10 +789,62 @@ impl Pos {
             // ordinary squares).
             let soldier = if mover == 'a' { 'T' } else { 't' };
             let closed = sq.is_some_and(|e| {
-                self.ally(self.at(e), mover) || (self.at(e) == '.' && self.hostile_to(e, soldier))
+                self.ally(self.at(e), mover)
+                    || (!self.rules.shieldwall_no_corners
+                        && self.at(e) == '.'
+                        && self.hostile_to(e, soldier))
             });
             if row.len() >= 2 && closed {
                 taken.extend(row.into_iter().filter(|&q| self.at(q) != 'K'));
+            }
+        }
+        taken
+    }
+
+    /// Where a shieldwall needs no flanking move: every row along an edge, after
+    /// `mover`'s piece arrived on `to`, of two or more enemy pieces each faced by
+    /// a piece of `mover`'s, with a piece of `mover`'s (or an empty corner hostile
+    /// to the row's soldiers, where corners close shieldwalls) at both ends; the
+    /// king in such a row stays.
+    fn enclosed_rows(&self, to: (usize, usize), mover: char) -> Vec<(usize, usize)> {
+        let n = self.n();
+        let lines: [EdgeLine; 4] = [
+            ((0..n).map(|f| (f, 0)).collect(), (0, 1)),
+            ((0..n).map(|f| (f, n - 1)).collect(), (0, -1)),
+            ((0..n).map(|r| (0, r)).collect(), (1, 0)),
+            ((0..n).map(|r| (n - 1, r)).collect(), (-1, 0)),
+        ];
+        let encloses = |q: (usize, usize)| q == to || self.ally(self.at(q), mover);
+        let soldier = if mover == 'a' { 'T' } else { 't' };
+        let bracket = |q: Option<&(usize, usize)>| {
+            q.is_some_and(|&q| {
+                encloses(q)
+                    || (!self.rules.shieldwall_no_corners
+                        && self.at(q) == '.'
+                        && self.hostile_to(q, soldier))
+            })
+        };
+        let mut taken = Vec::new();
+        for (line, front) in &lines {
+            let member = |q: (usize, usize)| {
+                let c = self.at(q);
+                c != '.' && !Pos::belongs(c, mover) && self.step(q, *front).is_some_and(encloses)
+            };
+            let mut i = 0;
+            while i < line.len() {
+                if !member(line[i]) {
+                    i += 1;
+                    continue;
+                }
+                let mut j = i;
+                while j < line.len() && member(line[j]) {
+                    j += 1;
+                }
+                let before = if i > 0 { line.get(i - 1) } else { None };
+                if j - i >= 2 && bracket(before) && bracket(line.get(j)) {
+                    taken.extend(line[i..j].iter().copied().filter(|&q| self.at(q) != 'K'));
+                }
+                i = j;
             }
         }
         taken
@@ -765,8 +924,15 @@ impl Pos {
                         let shielded = row
                             .iter()
                             .any(|&q| self.step(q, *front).is_some_and(held_now));
+                        // An empty corner where corners never bracket a
+                        // shieldwall is no open end either.
                         let open = |e: Option<&(usize, usize)>| {
-                            e.is_some_and(|&e| !(self.at(e) == '.' && held_now(e)))
+                            e.is_some_and(|&e| {
+                                let empty = self.at(e) == '.';
+                                let no_bracket =
+                                    self.rules.shieldwall_no_corners && self.is_corner(e);
+                                !(empty && (held_now(e) || no_bracket))
+                            })
                         };
                         let before = if i > 0 { line.get(i - 1) } else { None };
                         if row.len() >= 2 && !shielded && open(before) && open(line.get(j)) {
@@ -917,11 +1083,13 @@ impl Game {
             .iter()
             .filter(|q| q.board == p.board && q.side == p.side)
             .count();
-        if seen >= r.repetition_at {
+        if seen >= r.repetition_at && !r.repetition_ignored {
             // The side that made the repeating move is the one not to move now.
             let maker = if p.side == 'a' { 'd' } else { 'a' };
             return Some(if r.repetition_defenders_lose {
                 ("attackers", "repetition")
+            } else if r.repetition_wins {
+                (win(maker), "repetition")
             } else if r.repetition_loses {
                 let other = if maker == 'a' { 'd' } else { 'a' };
                 (win(other), "repetition")
