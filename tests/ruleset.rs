@@ -142,7 +142,7 @@ fn every_rule_is_refused_naming_its_field() {
     let cases: Vec<(RuleSet, &str, Option<&str>)> = vec![
         (
             RuleSet {
-                size: 13,
+                size: 15,
                 ..base.clone()
             },
             "board_size",
