@@ -328,10 +328,17 @@ impl RuleSet {
     /// `&'static`).
     ///
     /// The variant of a 13x13 board lives in a wider word: see
-    /// [`RuleSet::build_any`]; here it is refused (once the rules are valid).
+    /// [`RuleSet::build_any`]; here it is refused, as before.
     pub fn build(&self) -> Result<&'static Variant, RuleSetError> {
         if self.size > u128::MAX_SIZE {
-            self.validate()?;
+            // Refused as before 13x13 boards were played: the name first, then
+            // the size, before the start is read.
+            if let Some(name) = &self.name {
+                let chars = name.chars().count();
+                if chars > MAX_NAME_CHARS {
+                    return Err(RuleSetError::NameTooLong { chars });
+                }
+            }
             return Err(RuleSetError::SizeNotYet { size: self.size });
         }
         match self.build_any()? {
