@@ -111,6 +111,7 @@ fn a_win_and_a_finished_game() {
     );
     assert_eq!(status, 200);
     assert_eq!(a["score"], json!({"win": 1}));
+    assert_eq!(a["win_chance"], json!(1.0), "{a}");
     let (status, a, _) = post(
         &url,
         &json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "moves": ["e7-e4"]}),
@@ -118,6 +119,12 @@ fn a_win_and_a_finished_game() {
     assert_eq!(status, 200, "{a}");
     assert_eq!(a["best_move"], Value::Null);
     assert_eq!(a["status"]["winner"], json!("attackers"));
+    // The king taken, the defenders are to move and have lost.
+    assert_eq!(
+        (a["to_move"].clone(), a["win_chance"].clone()),
+        (json!("defenders"), json!(0.0)),
+        "{a}"
+    );
     let (status, p, _) = post(&url, &json!({"variant": "brandubh", "multipv": 6}));
     assert_eq!(status, 422);
     assert_eq!(p["field"], json!("multipv"));

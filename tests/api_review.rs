@@ -147,3 +147,151 @@ fn refusals_name_the_ply_and_the_limit() {
     let p: Value = r.into_json().unwrap();
     assert_eq!(p["field"], "moves", "{p}");
 }
+
+/// The number a Prometheus gauge of `/metrics` reads.
+fn gauge(base: &str, name: &str) -> u64 {
+    let text = ureq::get(&format!("{base}/metrics"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no {name} in {text}")) as u64
+}
+
+/// Waits until the server's search pool holds `busy` pieces of work or more (with
+/// `busy` 0: none at all).
+fn wait_for_pending(base: &str, busy: u64) {
+    for _ in 0..1000 {
+        let pending = gauge(base, "branan_search_pending");
+        if (busy == 0 && pending == 0) || (busy > 0 && pending >= busy) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the search pool never reached {busy} pending");
+}
+
+/// `plies` legal moves of a Tablut game that does not end: from the start, each
+/// ply the first legal move after which the game goes on (shuffled by the ply so
+/// that the pieces wander rather than repeat).
+fn long_game(plies: usize) -> Vec<String> {
+    use branan::rules::{Game, Position, Variant};
+    let v = Variant::by_id("tablut").unwrap();
+    let mut game = Game::new(Position::start(v));
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        let list = game.legal_moves();
+        let legal = list.as_slice();
+        let n = legal.len();
+        let mv = (0..n)
+            .map(|i| legal[(i * 7 + ply * 13) % n])
+            .find(|&m| {
+                let mut g = game.clone();
+                g.play(m).is_ok() && g.outcome().is_none()
+            })
+            .expect("a move that does not end the game");
+        game.play(mv).unwrap();
+        moves.push(mv.to_string());
+    }
+    moves
+}
+
+#[test]
+fn a_long_review_lets_a_single_analysis_through_between_positions() {
+    // One search thread and one queue place: the analysis that arrives while a
+    // review runs waits for one position of it, not for the whole game (nor is it
+    // refused, and the review goes on to its end).
+    let s = Background::start(ServerConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        search_threads: Some(1),
+        search_queue: 1,
+        ..ServerConfig::default()
+    })
+    .unwrap();
+    let moves = long_game(24);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let review = {
+        let url = format!("{}/v1/review", s.url());
+        let tx = tx.clone();
+        let body = json!({"variant": "tablut", "moves": moves, "time_ms": 250});
+        std::thread::spawn(move || {
+            let answer: Value = ureq::post(&url)
+                .send_json(body)
+                .unwrap()
+                .into_json()
+                .unwrap();
+            let _ = tx.send("review");
+            answer
+        })
+    };
+    wait_for_pending(&s.url(), 1);
+    let single: Value = ureq::post(&format!("{}/v1/analyze", s.url()))
+        .send_json(json!({"variant": "brandubh", "depth": 1}))
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let _ = tx.send("single");
+    assert!(single["best_move"].is_string(), "{single}");
+    let review = review.join().unwrap();
+    assert_eq!(review["summary"]["plies"], 24, "{}", review["summary"]);
+    assert_eq!(review["plies"].as_array().map(Vec::len), Some(24));
+    assert_eq!(
+        rx.recv().unwrap(),
+        "single",
+        "the review held the search thread until its end"
+    );
+}
+
+#[test]
+fn a_review_stops_when_its_client_goes_away() {
+    // One search thread and no queue: while the review runs, an analysis is
+    // refused (503); once its client has gone, the review gives the thread back
+    // long before its 40 positions of 2 s would have ended, and an analysis is
+    // answered. Both answers: the whole JSON, and the NDJSON stream.
+    let s = Background::start(ServerConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        search_threads: Some(1),
+        search_queue: 0,
+        ..ServerConfig::default()
+    })
+    .unwrap();
+    let analyze = format!("{}/v1/analyze", s.url());
+    let body = json!({"variant": "tablut", "moves": long_game(39), "time_ms": 2000}).to_string();
+    for (depth, accept) in [(1, "application/json"), (2, "application/x-ndjson")] {
+        // An analysis the cache cannot answer (a deeper one each time).
+        let quick = json!({"variant": "brandubh", "depth": depth});
+        // The last analysis's slot is given back just after its answer.
+        wait_for_pending(&s.url(), 0);
+        let mut conn = TcpStream::connect(s.addr).unwrap();
+        write!(
+            conn,
+            "POST /v1/review HTTP/1.1\r\nHost: x\r\nAccept: {accept}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        wait_for_pending(&s.url(), 1);
+        match ureq::post(&analyze).send_json(quick.clone()) {
+            Err(ureq::Error::Status(503, _)) => {}
+            other => {
+                panic!("{accept}: an analysis was not refused while the review ran: {other:?}")
+            }
+        }
+        let closed = std::time::Instant::now();
+        drop(conn);
+        // Far less than the review's 80 s: how long a loaded machine may take to
+        // notice the client and stop the search of one position.
+        let bound = std::time::Duration::from_secs(30);
+        let answered = loop {
+            match ureq::post(&analyze).send_json(quick.clone()) {
+                Ok(r) => break r.into_json::<Value>().unwrap(),
+                Err(ureq::Error::Status(503, _)) if closed.elapsed() < bound => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => panic!("{accept}: the review kept the thread after its client left: {e}"),
+            }
+        };
+        assert!(answered["best_move"].is_string(), "{answered}");
+    }
+}

@@ -24,6 +24,7 @@ use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rule
 use crate::api::metrics::{Counter, Metrics};
 use crate::api::pool::{SearchPool, Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
+use crate::rules::Game;
 use crate::search::{self, Analysis, Score, Searcher};
 
 /// Seconds a client is told to wait when the search pool is full.
@@ -106,18 +107,30 @@ pub struct LineDto {
     #[serde(rename = "move")]
     pub mv: String,
     pub score: ScoreDto,
+    /// `score` as the side to move's expected result, 0 to 1 (see the analysis's
+    /// `win_chance`).
+    #[schema(minimum = 0, maximum = 1, example = 0.52)]
+    pub win_chance: f64,
     pub pv: Vec<String>,
 }
 
 impl LineDto {
-    /// One of the engine's lines, with its moves written out.
-    pub fn of(l: &search::Line) -> LineDto {
+    /// One of the engine's lines in `game`, with its moves written out.
+    pub fn of(l: &search::Line, game: &Game) -> LineDto {
         LineDto {
             mv: l.mv.to_string(),
             score: l.score.into(),
+            win_chance: win_chance(game, l.score),
             pv: l.pv.iter().map(ToString::to_string).collect(),
         }
     }
+}
+
+/// The side to move's expected result in `game` for its `score`, from the preset's
+/// fitted curve (the result itself on a finished game), rounded to three decimals:
+/// it is an estimate, and short numbers read better.
+pub fn win_chance(game: &Game, score: Score) -> f64 {
+    (crate::review::win_chance_to_move(game, score) * 1000.0).round() / 1000.0
 }
 
 /// The engine that made an analysis.
@@ -177,6 +190,13 @@ pub struct AnalyzeResponse {
     pub best_move: Option<String>,
     /// The best line's score (`{"cp": 0}` on a finished game).
     pub score: ScoreDto,
+    /// The side to move's expected result, 0 to 1: the chance that it wins, read
+    /// from `score` by a curve fitted on self-play games for each preset, the same
+    /// as `POST /v1/review` uses (1 for a forced win, 0 for a forced loss; on a
+    /// finished game the result, 0.5 for a draw). The other side's is 1 minus it;
+    /// an evaluation bar can draw it as it is.
+    #[schema(minimum = 0, maximum = 1, example = 0.52)]
+    pub win_chance: f64,
     /// The principal variation, starting with `best_move`.
     pub pv: Vec<String>,
     /// The deepest iteration completed.
@@ -449,6 +469,7 @@ pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
         status,
         best_move: a.best_move.map(|m| m.to_string()),
         score: a.score.into(),
+        win_chance: win_chance(&p.built.game, a.score),
         pv: names(&a.pv),
         depth: a.depth,
         nodes: a.nodes,
@@ -457,7 +478,12 @@ pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
         cached,
         limits: p.limits.into(),
         engine: ENGINE,
-        lines: (p.multipv > 1).then(|| a.lines.iter().map(LineDto::of).collect()),
+        lines: (p.multipv > 1).then(|| {
+            a.lines
+                .iter()
+                .map(|l| LineDto::of(l, &p.built.game))
+                .collect()
+        }),
         id: None,
     }
 }
@@ -545,6 +571,15 @@ impl AnalysisService {
     /// refusal as the other analyses do.
     pub fn submit(&self, job: crate::api::pool::Job) -> Result<(), Overloaded> {
         self.pool.submit(job).map_err(|e| {
+            self.rejected.inc();
+            Overloaded(e)
+        })
+    }
+
+    /// Hands the first step of a longer piece of work of its own to the search pool
+    /// (a review), counting a refusal as the other analyses do.
+    pub fn submit_step(&self, step: Step) -> Result<(), Overloaded> {
+        self.pool.submit_step(step).map_err(|e| {
             self.rejected.inc();
             Overloaded(e)
         })

@@ -1771,7 +1771,7 @@ pub fn batch_two_items() -> Value {
                     "time_ms": 10000
                 },
                 "nodes": 171,
-                "nps": 2305887,
+                "nps": 1097687,
                 "pieces": {
                     "attackers": [
                         "d1",
@@ -1796,6 +1796,7 @@ pub fn batch_two_items() -> Value {
                     "d2-f2",
                     "d3-e3"
                 ],
+                "rules_id": "r-8cfc3e604d34",
                 "score": {
                     "cp": 244
                 },
@@ -1807,8 +1808,8 @@ pub fn batch_two_items() -> Value {
                 },
                 "time_ms": 0,
                 "to_move": "attackers",
-                "rules_id": "r-8cfc3e604d34",
-                "variant": "brandubh"
+                "variant": "brandubh",
+                "win_chance": 0.289
             },
             {
                 "best_move": "b8-b9",
@@ -1825,7 +1826,7 @@ pub fn batch_two_items() -> Value {
                     "time_ms": 10000
                 },
                 "nodes": 16,
-                "nps": 407093,
+                "nps": 204559,
                 "pieces": {
                     "attackers": [
                         "i1"
@@ -1837,6 +1838,7 @@ pub fn batch_two_items() -> Value {
                 "pv": [
                     "b8-b9"
                 ],
+                "rules_id": "r-bcd9cc58861a",
                 "score": {
                     "win": 1
                 },
@@ -1848,8 +1850,8 @@ pub fn batch_two_items() -> Value {
                 },
                 "time_ms": 0,
                 "to_move": "defenders",
-                "rules_id": "r-bcd9cc58861a",
-                "variant": "tablut"
+                "variant": "tablut",
+                "win_chance": 1.0
             }
         ]
     })
@@ -1873,7 +1875,7 @@ pub fn batch_bad_item() -> Value {
                     "time_ms": 10000
                 },
                 "nodes": 171,
-                "nps": 1869036,
+                "nps": 885450,
                 "pieces": {
                     "attackers": [
                         "d1",
@@ -1898,6 +1900,7 @@ pub fn batch_bad_item() -> Value {
                     "d2-f2",
                     "d3-e3"
                 ],
+                "rules_id": "r-8cfc3e604d34",
                 "score": {
                     "cp": 244
                 },
@@ -1909,8 +1912,8 @@ pub fn batch_bad_item() -> Value {
                 },
                 "time_ms": 0,
                 "to_move": "attackers",
-                "rules_id": "r-8cfc3e604d34",
-                "variant": "brandubh"
+                "variant": "brandubh",
+                "win_chance": 0.289
             },
             {
                 "detail": "items[1]: unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
@@ -1970,7 +1973,7 @@ pub fn analyze_opening() -> Value {
             "time_ms": 10000
         },
         "nodes": 3180,
-        "nps": 925988,
+        "nps": 4460359,
         "pieces": {
             "attackers": [
                 "d1",
@@ -1997,6 +2000,7 @@ pub fn analyze_opening() -> Value {
             "b4-b3",
             "d2-d3"
         ],
+        "rules_id": "r-8cfc3e604d34",
         "score": {
             "cp": 242
         },
@@ -2006,10 +2010,10 @@ pub fn analyze_opening() -> Value {
             "reason": null,
             "winner": null
         },
-        "time_ms": 3,
+        "time_ms": 0,
         "to_move": "attackers",
-        "rules_id": "r-8cfc3e604d34",
-        "variant": "brandubh"
+        "variant": "brandubh",
+        "win_chance": 0.284
     })
 }
 
@@ -2028,7 +2032,7 @@ pub fn analyze_escape() -> Value {
             "time_ms": 10000
         },
         "nodes": 16,
-        "nps": 300531,
+        "nps": 83315,
         "pieces": {
             "attackers": [
                 "i1"
@@ -2040,6 +2044,7 @@ pub fn analyze_escape() -> Value {
         "pv": [
             "b8-b9"
         ],
+        "rules_id": "r-bcd9cc58861a",
         "score": {
             "win": 1
         },
@@ -2051,8 +2056,8 @@ pub fn analyze_escape() -> Value {
         },
         "time_ms": 0,
         "to_move": "defenders",
-        "rules_id": "r-bcd9cc58861a",
-        "variant": "tablut"
+        "variant": "tablut",
+        "win_chance": 1.0
     })
 }
 
@@ -2080,7 +2085,8 @@ pub fn analyze_multipv() -> Value {
                 ],
                 "score": {
                     "cp": -101
-                }
+                },
+                "win_chance": 0.938
             },
             {
                 "move": "c4-c7",
@@ -2091,7 +2097,8 @@ pub fn analyze_multipv() -> Value {
                 ],
                 "score": {
                     "cp": -162
-                }
+                },
+                "win_chance": 0.874
             },
             {
                 "move": "d5-g5",
@@ -2102,11 +2109,12 @@ pub fn analyze_multipv() -> Value {
                 ],
                 "score": {
                     "cp": -170
-                }
+                },
+                "win_chance": 0.862
             }
         ],
         "nodes": 2121,
-        "nps": 4347736,
+        "nps": 2251384,
         "pieces": {
             "attackers": [
                 "d1",
@@ -2132,6 +2140,7 @@ pub fn analyze_multipv() -> Value {
             "d6-f6",
             "d5-e5"
         ],
+        "rules_id": "r-8cfc3e604d34",
         "score": {
             "cp": -101
         },
@@ -2143,8 +2152,8 @@ pub fn analyze_multipv() -> Value {
         },
         "time_ms": 0,
         "to_move": "defenders",
-        "rules_id": "r-8cfc3e604d34",
-        "variant": "brandubh"
+        "variant": "brandubh",
+        "win_chance": 0.938
     })
 }
 
@@ -2184,27 +2193,27 @@ pub fn review_short_game() -> Value {
     json!({
         "plies": [
             {
-                "accuracy": 58.9,
+                "accuracy": 33.2,
                 "after": {
                     "score": {
                         "cp": 101
                     },
-                    "win_chance": 0.116
+                    "win_chance": 0.062
                 },
                 "before": {
                     "score": {
                         "cp": 262
                     },
-                    "win_chance": 0.248
+                    "win_chance": 0.338
                 },
                 "best": {
                     "score": {
                         "cp": 262
                     },
-                    "win_chance": 0.248
+                    "win_chance": 0.338
                 },
                 "best_move": "d2-f2",
-                "class": "mistake",
+                "class": "blunder",
                 "depth": 3,
                 "legal_moves": 40,
                 "move": "d7-f7",
@@ -2212,27 +2221,27 @@ pub fn review_short_game() -> Value {
                 "side": "attackers"
             },
             {
-                "accuracy": 62.5,
+                "accuracy": 38.7,
                 "after": {
                     "score": {
                         "cp": -248
                     },
-                    "win_chance": 0.767
+                    "win_chance": 0.7
                 },
                 "before": {
                     "score": {
                         "cp": -101
                     },
-                    "win_chance": 0.884
+                    "win_chance": 0.938
                 },
                 "best": {
                     "score": {
                         "cp": -101
                     },
-                    "win_chance": 0.884
+                    "win_chance": 0.938
                 },
                 "best_move": "e4-e7",
-                "class": "mistake",
+                "class": "blunder",
                 "depth": 3,
                 "legal_moves": 24,
                 "move": "d5-e5",
@@ -2240,27 +2249,27 @@ pub fn review_short_game() -> Value {
                 "side": "defenders"
             },
             {
-                "accuracy": 74.9,
+                "accuracy": 51.6,
                 "after": {
                     "score": {
                         "cp": 168
                     },
-                    "win_chance": 0.161
+                    "win_chance": 0.135
                 },
                 "before": {
                     "score": {
                         "cp": 248
                     },
-                    "win_chance": 0.233
+                    "win_chance": 0.3
                 },
                 "best": {
                     "score": {
                         "cp": 248
                     },
-                    "win_chance": 0.233
+                    "win_chance": 0.3
                 },
                 "best_move": "f7-f5",
-                "class": "inaccuracy",
+                "class": "blunder",
                 "depth": 3,
                 "legal_moves": 43,
                 "move": "a4-a5",
@@ -2273,19 +2282,19 @@ pub fn review_short_game() -> Value {
                     "score": {
                         "cp": -165
                     },
-                    "win_chance": 0.841
+                    "win_chance": 0.87
                 },
                 "before": {
                     "score": {
                         "cp": -168
                     },
-                    "win_chance": 0.839
+                    "win_chance": 0.865
                 },
                 "best": {
                     "score": {
                         "cp": -168
                     },
-                    "win_chance": 0.839
+                    "win_chance": 0.865
                 },
                 "best_move": "e5-e7",
                 "class": "best",
@@ -2298,33 +2307,33 @@ pub fn review_short_game() -> Value {
         ],
         "summary": {
             "attackers": {
-                "accuracy": 66.9,
+                "accuracy": 42.4,
                 "counts": {
                     "best": 0,
-                    "blunder": 0,
+                    "blunder": 2,
                     "forced": 0,
                     "good": 0,
-                    "inaccuracy": 1,
+                    "inaccuracy": 0,
                     "missed_win": 0,
-                    "mistake": 1
+                    "mistake": 0
                 },
                 "moves": 2
             },
             "cached": 0,
             "defenders": {
-                "accuracy": 81.2,
+                "accuracy": 69.3,
                 "counts": {
                     "best": 1,
-                    "blunder": 0,
+                    "blunder": 1,
                     "forced": 0,
                     "good": 0,
                     "inaccuracy": 0,
                     "missed_win": 0,
-                    "mistake": 1
+                    "mistake": 0
                 },
                 "moves": 2
             },
-            "elapsed_ms": 0,
+            "elapsed_ms": 39,
             "engine": {
                 "name": "branan",
                 "version": "0.1.0"
@@ -2333,7 +2342,7 @@ pub fn review_short_game() -> Value {
                 "score": {
                     "cp": 165
                 },
-                "win_chance": 0.159
+                "win_chance": 0.13
             },
             "limits": {
                 "depth": 3,
@@ -2343,13 +2352,13 @@ pub fn review_short_game() -> Value {
             "plies": 4,
             "position": "4T2/3t3/t6/1tTKTtt/3T3/3t3/3t3 a 0",
             "positions": 5,
+            "rules_id": "r-8cfc3e604d34",
             "start": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
             "status": {
                 "over": false,
                 "reason": null,
                 "winner": null
             },
-            "rules_id": "r-8cfc3e604d34",
             "to_move": "attackers",
             "variant": "brandubh"
         }
@@ -2463,13 +2472,13 @@ pub fn review_missed_win() -> Value {
             "plies": 2,
             "position": "7/7/6T/t6/7/t6/7 d 0",
             "positions": 3,
+            "rules_id": "r-8cfc3e604d34",
             "start": "7/7/7/t5T/K6/2t4/7 d 0",
             "status": {
                 "over": true,
                 "reason": "king_captured",
                 "winner": "attackers"
             },
-            "rules_id": "r-8cfc3e604d34",
             "to_move": "defenders",
             "variant": "brandubh"
         }

@@ -3,10 +3,10 @@
 //!
 //! The game is checked before any search (a refusal names the ply and the move),
 //! and its cost is bounded before it starts: the plies, the time per position and
-//! the total. The review runs as one job on the search pool (503 with
-//! `Retry-After` when it is full), each position's analysis through the evaluation
-//! cache with the keys of `POST /v1/analyze`; it stops as soon as the client goes
-//! away.
+//! the total. The review runs on the search pool one position at a time (503 with
+//! `Retry-After` when it is full), each step queueing behind whatever arrived
+//! meanwhile, each position's analysis through the evaluation cache with the keys
+//! of `POST /v1/analyze`; it stops as soon as the client goes away.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,12 +29,12 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
 use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
-use crate::api::pool::SubmitError;
+use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
-use crate::review::{self, Class, PlyReview, ReviewError, SideSummary};
-use crate::rules::{Game, Move, Variant};
+use crate::review::{Class, PlyReview, ReviewError, Reviewer, SideSummary};
+use crate::rules::{Move, Variant};
 use crate::search::Searcher;
-use crate::search::{self, Analysis, Score};
+use crate::search::{self, Score};
 
 /// The NDJSON media type.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -432,7 +432,7 @@ pub fn plan(
     })
 }
 
-/// What the review job tells the handler.
+/// What the review's steps tell the handler.
 enum Event {
     Ply(PlyDto),
     Done(SummaryDto),
@@ -448,22 +448,50 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Runs a checked review with `searcher`, each position through `cache` when there
-/// is one; `on_ply` sees each ply as it is judged. `Err(Stopped)` when `stop` was
-/// raised.
-pub fn execute(
-    plan: &ReviewPlan,
-    searcher: &mut Searcher,
-    cache: Option<&AnalysisCache>,
-    stop: &AtomicBool,
-    mut on_ply: impl FnMut(&PlyDto),
-) -> Result<SummaryDto, ReviewError> {
-    let started = Instant::now();
-    let (mut positions, mut cached) = (0usize, 0usize);
-    let analyse = |game: &Game| -> Option<Analysis> {
+/// A checked review being run, one position at a time: each [`ReviewRun::advance`]
+/// is one search (or one cache answer), so the review can hand its search thread
+/// back between any two positions.
+#[derive(Debug)]
+pub struct ReviewRun {
+    plan: ReviewPlan,
+    reviewer: Reviewer,
+    started: Instant,
+    positions: usize,
+    cached: usize,
+}
+
+impl ReviewRun {
+    pub fn new(plan: ReviewPlan) -> Result<ReviewRun, ReviewError> {
+        Ok(ReviewRun {
+            reviewer: Reviewer::new(plan.start, &plan.moves)?,
+            plan,
+            started: Instant::now(),
+            positions: 0,
+            cached: 0,
+        })
+    }
+
+    /// Every position has been analysed: [`ReviewRun::summary`] is the answer.
+    pub fn is_done(&self) -> bool {
+        self.reviewer.next_position().is_none()
+    }
+
+    /// Analyses the next position with `searcher`, through `cache` when there is
+    /// one; answers the ply it completes (none for the first position).
+    /// `Err(Stopped)` when `stop` was raised.
+    pub fn advance(
+        &mut self,
+        searcher: &mut Searcher,
+        cache: Option<&AnalysisCache>,
+        stop: &AtomicBool,
+    ) -> Result<Option<PlyDto>, ReviewError> {
+        let Some(game) = self.reviewer.next_position() else {
+            return Ok(None);
+        };
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return Err(ReviewError::Stopped);
         }
+        let plan = &self.plan;
         let prepared = Prepared {
             built: BuiltGame {
                 variant: plan.variant,
@@ -479,61 +507,109 @@ pub fn execute(
         let (analysis, hit) = match cache {
             Some(cache) => {
                 let key = CacheKey::of(game, 1, &plan.want).with_level(plan.level, 0);
-                let (stored, hit) =
-                    cache.get_or_compute(key, plan.want, || run(&prepared, searcher, stop))?;
+                let (stored, hit) = cache
+                    .get_or_compute(key, plan.want, || run(&prepared, searcher, stop))
+                    .ok_or(ReviewError::Stopped)?;
                 (stored.analysis.clone(), hit)
             }
-            None => (run(&prepared, searcher, stop)?.analysis, false),
+            None => (
+                run(&prepared, searcher, stop)
+                    .ok_or(ReviewError::Stopped)?
+                    .analysis,
+                false,
+            ),
         };
-        positions += 1;
-        cached += usize::from(hit);
-        Some(analysis)
-    };
-    let r = review::review(plan.start, &plan.moves, analyse, |p| on_ply(&PlyDto::of(p)))?;
-    let (position, to_move, status) = position_fields(&r.game);
-    Ok(SummaryDto {
-        variant: plan.variant.id.to_owned(),
-        rules_id: plan.variant.rules_id().to_owned(),
-        start: plan.start.to_string(),
-        position,
-        to_move,
-        status,
-        eval: EvalDto::of(r.final_score, r.final_chance),
-        plies: r.plies.len(),
-        attackers: SideDtoSummary::of(&r.attackers),
-        defenders: SideDtoSummary::of(&r.defenders),
-        limits: plan.limits.into(),
-        positions,
-        cached,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-        engine: ENGINE,
-    })
+        self.positions += 1;
+        self.cached += usize::from(hit);
+        Ok(self.reviewer.feed(analysis)?.map(PlyDto::of))
+    }
+
+    /// The review's totals (after the last position: those of the whole game).
+    pub fn summary(self) -> SummaryDto {
+        let plan = self.plan;
+        let r = self.reviewer.finish();
+        let (position, to_move, status) = position_fields(&r.game);
+        SummaryDto {
+            variant: plan.variant.id.to_owned(),
+            rules_id: plan.variant.rules_id().to_owned(),
+            start: plan.start.to_string(),
+            position,
+            to_move,
+            status,
+            eval: EvalDto::of(r.final_score, r.final_chance),
+            plies: r.plies.len(),
+            attackers: SideDtoSummary::of(&r.attackers),
+            defenders: SideDtoSummary::of(&r.defenders),
+            limits: plan.limits.into(),
+            positions: self.positions,
+            cached: self.cached,
+            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            engine: ENGINE,
+        }
+    }
 }
 
-/// The review job on the pool: each ply sent as it is judged, then the summary.
-fn review_job(
-    plan: ReviewPlan,
+/// Runs a checked review with `searcher` on this thread, each position through
+/// `cache` when there is one; `on_ply` sees each ply as it is judged.
+/// `Err(Stopped)` when `stop` was raised.
+pub fn execute(
+    plan: &ReviewPlan,
+    searcher: &mut Searcher,
+    cache: Option<&AnalysisCache>,
+    stop: &AtomicBool,
+    mut on_ply: impl FnMut(&PlyDto),
+) -> Result<SummaryDto, ReviewError> {
+    let mut run = ReviewRun::new(plan.clone())?;
+    while !run.is_done() {
+        if let Some(p) = run.advance(searcher, cache, stop)? {
+            on_ply(&p);
+        }
+    }
+    Ok(run.summary())
+}
+
+/// A review on the search pool: one step per position, each handing its thread
+/// back by returning the next, which queues behind whatever arrived meanwhile (a
+/// single analysis waits for one position of a long review, not for all of it),
+/// keeping the review's place so it is never refused halfway.
+struct ReviewSteps {
+    run: ReviewRun,
     cache: Arc<AnalysisCache>,
     tx: UnboundedSender<Event>,
     stop: Arc<AtomicBool>,
-) -> crate::api::pool::Job {
-    Box::new(move |searcher| {
-        let on_ply = |p: &PlyDto| {
-            if tx.send(Event::Ply(p.clone())).is_err() {
-                // Nobody reads the answer any more.
-                stop.store(true, Ordering::Relaxed);
+}
+
+impl ReviewSteps {
+    fn step(self) -> Step {
+        Step::new(move |searcher| self.work(searcher))
+    }
+
+    /// Analyses one position and sends the ply it completes; after the last, the
+    /// summary. Answers the step that goes on, or `None` when the review is over
+    /// (done, failed, or its client gone).
+    fn work(mut self, searcher: &mut Searcher) -> Option<Step> {
+        let sent = match self.run.advance(searcher, Some(&self.cache), &self.stop) {
+            Ok(Some(ply)) => self.tx.send(Event::Ply(ply)).is_ok(),
+            Ok(None) => true,
+            Err(ReviewError::Stopped) => return None,
+            // The moves were checked by `plan`: this is not the client's mistake.
+            Err(e @ ReviewError::Illegal { .. }) => {
+                let problem =
+                    ApiError::Internal(format!("the review refused a checked game: {e}")).problem();
+                let _ = self.tx.send(Event::Failed(problem));
+                return None;
             }
         };
-        let event = match execute(&plan, searcher, Some(&cache), &stop, on_ply) {
-            Ok(summary) => Event::Done(summary),
-            Err(ReviewError::Stopped) => return,
-            // The moves were checked by `plan`: this is not the client's mistake.
-            Err(e @ ReviewError::Illegal { .. }) => Event::Failed(
-                ApiError::Internal(format!("the review refused a checked game: {e}")).problem(),
-            ),
-        };
-        let _ = tx.send(event);
-    })
+        if !sent {
+            // Nobody reads the answer any more.
+            return None;
+        }
+        if self.run.is_done() {
+            let _ = self.tx.send(Event::Done(self.run.summary()));
+            return None;
+        }
+        Some(self.step())
+    }
 }
 
 fn wants_ndjson(req: &HttpRequest) -> bool {
@@ -582,8 +658,10 @@ const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7
 /// they are judged, then a last line `{"summary": {...}}` (a problem object instead
 /// when the review could not finish). Limits: at most 300 plies and a total of
 /// 120,000 ms by default (over them: 422 naming `moves` or `time_ms`). The review
-/// takes one search thread (503 with `Retry-After` when the pool is full) and
-/// stops when the client goes away.
+/// shares the search threads: each position waits its turn behind the analyses
+/// that arrived meanwhile, so they are not held up by a long game (503 with
+/// `Retry-After` when the pool is full as the review arrives). It stops when the
+/// client goes away.
 #[utoipa::path(
     tag = "analysis",
     request_body(content = ReviewRequest, description = "The game and the work per position", content_type = "application/json",
@@ -635,8 +713,15 @@ pub async fn post_review(
     let plan = plan(&body.0, &service.settings, &settings)?;
     let (tx, mut rx) = unbounded_channel();
     let stop = Arc::new(AtomicBool::new(false));
-    let job = review_job(plan, Arc::clone(&service.cache), tx, Arc::clone(&stop));
-    if let Err(over) = service.submit(job) {
+    let run = ReviewRun::new(plan)
+        .map_err(|e| ApiError::Internal(format!("the review refused a checked game: {e}")))?;
+    let steps = ReviewSteps {
+        run,
+        cache: Arc::clone(&service.cache),
+        tx,
+        stop: Arc::clone(&stop),
+    };
+    if let Err(over) = service.submit_step(steps.step()) {
         return Ok(over.response());
     }
     let guard = StopOnDrop(stop);

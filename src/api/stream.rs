@@ -20,13 +20,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::api::AppState;
-use crate::api::analyze::{AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond};
+use crate::api::analyze::{
+    AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond, win_chance,
+};
 use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
-use crate::rules::Move;
-use crate::search::{self, Iteration};
+use crate::rules::{Game, Move};
+use crate::search::{self, Iteration, Score};
 
 /// The media type of the stream.
 pub const EVENT_STREAM: &str = "text/event-stream";
@@ -161,12 +163,16 @@ impl StreamQuery {
 
 /// The data of an `info` event: one completed iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({"depth": 3, "score": {"cp": 160}, "pv": ["d2-f2", "d3-e3", "d6-f6"], "nodes": 960, "nps": 1920000, "time_ms": 0}))]
+#[schema(example = json!({"depth": 3, "score": {"cp": 160}, "win_chance": 0.123, "pv": ["d2-f2", "d3-e3", "d6-f6"], "nodes": 960, "nps": 1920000, "time_ms": 0}))]
 pub struct InfoEvent {
     /// The depth just completed.
     pub depth: u32,
     /// The best line's score, from the side to move's point of view.
     pub score: ScoreDto,
+    /// `score` as the side to move's expected result, 0 to 1 (as the analysis's
+    /// `win_chance`).
+    #[schema(minimum = 0, maximum = 1)]
+    pub win_chance: f64,
     /// The best line at this depth.
     pub pv: Vec<String>,
     /// Nodes searched so far.
@@ -181,17 +187,19 @@ pub struct InfoEvent {
 }
 
 impl InfoEvent {
-    fn of(it: &Iteration<'_>, multipv: usize) -> InfoEvent {
+    fn of(it: &Iteration<'_>, multipv: usize, game: &Game) -> InfoEvent {
         let names = |pv: &[Move]| pv.iter().map(ToString::to_string).collect::<Vec<_>>();
         let best = it.lines.first();
+        let score = best.map_or(Score::Cp(0), |l| l.score);
         InfoEvent {
             depth: it.depth,
-            score: best.map_or(ScoreDto::Cp(0), |l| l.score.into()),
+            score: score.into(),
+            win_chance: win_chance(game, score),
             pv: best.map_or_else(Vec::new, |l| names(&l.pv)),
             nodes: it.nodes,
             nps: (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64,
             time_ms: it.elapsed.as_millis() as u64,
-            lines: (multipv > 1).then(|| it.lines.iter().map(LineDto::of).collect()),
+            lines: (multipv > 1).then(|| it.lines.iter().map(|l| LineDto::of(l, game)).collect()),
         }
     }
 }
@@ -231,7 +239,11 @@ fn search_job(
     Box::new(move |searcher| {
         let mut listener = |it: &Iteration<'_>| {
             if tx
-                .send(event("info", None, &InfoEvent::of(it, p.multipv)))
+                .send(event(
+                    "info",
+                    None,
+                    &InfoEvent::of(it, p.multipv, &p.built.game),
+                ))
                 .is_err()
             {
                 // Nobody reads the stream any more.
@@ -317,7 +329,7 @@ fn start(
         .streaming(stream))
 }
 
-const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
+const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"win_chance\":0.026,\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"win_chance\":0.123,\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"win_chance\":0.123,\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
 
 /// Analyse a game, streaming each iteration (Server-Sent Events)
 ///

@@ -33,7 +33,7 @@ use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant};
 use crate::search::{Analysis, Score};
 
 pub use classify::{Class, Judged};
-pub use win_chance::win_chance;
+pub use win_chance::{win_chance, win_chance_to_move};
 
 /// One move of the game, judged.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,54 +155,133 @@ fn best_line(a: &Analysis) -> Option<(Move, Score)> {
         .or_else(|| a.best_move.map(|m| (m, a.score)))
 }
 
-/// Reviews the game of `moves` played from `start`. `analyse` analyses a game's
-/// current position (with repetition judged over its history) and answers `None`
-/// to stop the review; `on_ply` sees each ply as soon as it is judged.
-pub fn review(
-    start: Position,
-    moves: &[Move],
-    mut analyse: impl FnMut(&Game) -> Option<Analysis>,
-    mut on_ply: impl FnMut(&PlyReview),
-) -> Result<Review, ReviewError> {
-    let variant: &'static Variant = start.variant();
-    let mut game = Game::new(start);
-    // Every move is checked before the first search: a bad game costs nothing.
-    let mut check = game.clone();
-    for (i, &mv) in moves.iter().enumerate() {
-        check.play(mv).map_err(|source| ReviewError::Illegal {
-            ply: i + 1,
-            mv,
-            source,
-        })?;
+/// A review in progress, one position at a time: [`Reviewer::next_position`] is the
+/// game whose position is to be analysed next, [`Reviewer::feed`] takes its
+/// analysis and answers the ply it completes. A caller can so spread a long review
+/// over many short pieces of work (one search each) and stop between any two.
+#[derive(Clone, Debug)]
+pub struct Reviewer {
+    variant: &'static Variant,
+    moves: Vec<Move>,
+    /// The game up to the position to analyse next (after the whole game once
+    /// every position has been analysed).
+    game: Game,
+    /// The analysis of the position before the last move played into `game`.
+    current: Option<Analysis>,
+    /// Who made the last move played into `game`, and the legal moves they had.
+    mover: Side,
+    legal_moves: usize,
+    /// Every position has been analysed.
+    done: bool,
+    plies: Vec<PlyReview>,
+    attackers: SideSummary,
+    defenders: SideSummary,
+    sums: [f64; 2],
+    chosen: [usize; 2],
+}
+
+impl Reviewer {
+    /// Checks every move of the game of `moves` played from `start` (a bad game
+    /// costs no search) and sets up its review.
+    pub fn new(start: Position, moves: &[Move]) -> Result<Reviewer, ReviewError> {
+        let game = Game::new(start);
+        let mut check = game.clone();
+        for (i, &mv) in moves.iter().enumerate() {
+            check.play(mv).map_err(|source| ReviewError::Illegal {
+                ply: i + 1,
+                mv,
+                source,
+            })?;
+        }
+        Ok(Reviewer {
+            variant: start.variant(),
+            moves: moves.to_vec(),
+            mover: start.side_to_move(),
+            game,
+            current: None,
+            legal_moves: 0,
+            done: false,
+            plies: Vec::with_capacity(moves.len()),
+            attackers: SideSummary::default(),
+            defenders: SideSummary::default(),
+            sums: [0.0; 2],
+            chosen: [0; 2],
+        })
     }
-    let mut current = analyse(&game).ok_or(ReviewError::Stopped)?;
-    let (mut attackers, mut defenders) = (SideSummary::default(), SideSummary::default());
-    let (mut sums, mut chosen) = ([0.0f64; 2], [0usize; 2]);
-    let mut plies = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        let mover = game.position().side_to_move();
-        let legal_moves = game.legal_moves().len();
-        let (best_move, best) = best_line(&current).unwrap_or((mv, Score::Cp(0)));
-        game.play(mv).map_err(|source| ReviewError::Illegal {
-            ply: i + 1,
-            mv,
-            source,
-        })?;
-        let next = analyse(&game).ok_or(ReviewError::Stopped)?;
-        let after = mover_view(&next, game.outcome(), mover);
+
+    /// The game whose current position (with repetition judged over its history)
+    /// is to be analysed next; `None` once every position has been.
+    pub fn next_position(&self) -> Option<&Game> {
+        (!self.done).then_some(&self.game)
+    }
+
+    /// The plies judged so far.
+    pub fn plies(&self) -> &[PlyReview] {
+        &self.plies
+    }
+
+    /// Takes the analysis of [`Reviewer::next_position`]; answers the ply it
+    /// completes (none for the first position, which only has an "after" once
+    /// the next one is analysed).
+    pub fn feed(&mut self, next: Analysis) -> Result<Option<&PlyReview>, ReviewError> {
+        if self.done {
+            return Ok(None);
+        }
+        let judged = self
+            .current
+            .take()
+            .map(|current| self.judge(&current, &next));
+        self.current = Some(next);
+        let i = self.plies.len() + usize::from(judged.is_some());
+        match self.moves.get(i) {
+            Some(&mv) => {
+                self.mover = self.game.position().side_to_move();
+                self.legal_moves = self.game.legal_moves().len();
+                self.game.play(mv).map_err(|source| ReviewError::Illegal {
+                    ply: i + 1,
+                    mv,
+                    source,
+                })?;
+            }
+            None => self.done = true,
+        }
+        Ok(match judged {
+            Some(ply) => {
+                let s = usize::from(ply.side == Side::Defenders);
+                let summary = if s == 0 {
+                    &mut self.attackers
+                } else {
+                    &mut self.defenders
+                };
+                summary.add(&ply, &mut self.sums[s], &mut self.chosen[s]);
+                self.plies.push(ply);
+                self.plies.last()
+            }
+            None => None,
+        })
+    }
+
+    /// Judges the last move played into `game`, from the analyses of the positions
+    /// before and after it.
+    fn judge(&self, current: &Analysis, next: &Analysis) -> PlyReview {
+        let i = self.plies.len();
+        let mv = self.moves[i];
+        let mover = self.mover;
+        let (best_move, best) = best_line(current).unwrap_or((mv, Score::Cp(0)));
+        let after = mover_view(next, self.game.outcome(), mover);
         let judged = Judged {
-            legal_moves,
+            legal_moves: self.legal_moves,
             is_best: best_move == mv,
             best,
-            best_chance: win_chance(variant, mover, best),
+            best_chance: win_chance(self.variant, mover, best),
             after,
-            after_chance: win_chance(variant, mover, after),
+            after_chance: win_chance(self.variant, mover, after),
         };
-        let ply = PlyReview {
+        PlyReview {
             ply: i + 1,
             side: mover,
             played: mv,
-            legal_moves,
+            legal_moves: self.legal_moves,
             best_move,
             best,
             after,
@@ -212,38 +291,45 @@ pub fn review(
             accuracy: judged.accuracy(),
             depth: current.depth,
             depth_after: next.depth,
-        };
-        let s = usize::from(mover == Side::Defenders);
-        let summary = if s == 0 {
-            &mut attackers
-        } else {
-            &mut defenders
-        };
-        summary.add(&ply, &mut sums[s], &mut chosen[s]);
-        on_ply(&ply);
-        plies.push(ply);
-        current = next;
+        }
     }
-    let final_score = if game.outcome().is_some() {
-        Score::Cp(0)
-    } else {
-        best_line(&current).map_or(current.score, |(_, s)| s)
-    };
-    Ok(Review {
-        plies,
-        attackers,
-        defenders,
-        final_chance: match game.outcome() {
-            Some(o) => match o.winner {
-                Some(w) if w == game.position().side_to_move() => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            },
-            None => win_chance(variant, game.position().side_to_move(), final_score),
-        },
-        final_score,
-        game,
-    })
+
+    /// The review: every ply judged so far, the sides' figures, and the value of
+    /// the last position analysed.
+    pub fn finish(self) -> Review {
+        let game = self.game;
+        let final_score = match (&self.current, game.outcome()) {
+            (_, Some(_)) | (None, _) => Score::Cp(0),
+            (Some(current), None) => best_line(current).map_or(current.score, |(_, s)| s),
+        };
+        Review {
+            plies: self.plies,
+            attackers: self.attackers,
+            defenders: self.defenders,
+            final_chance: win_chance_to_move(&game, final_score),
+            final_score,
+            game,
+        }
+    }
+}
+
+/// Reviews the game of `moves` played from `start`. `analyse` analyses a game's
+/// current position (with repetition judged over its history) and answers `None`
+/// to stop the review; `on_ply` sees each ply as soon as it is judged.
+pub fn review(
+    start: Position,
+    moves: &[Move],
+    mut analyse: impl FnMut(&Game) -> Option<Analysis>,
+    mut on_ply: impl FnMut(&PlyReview),
+) -> Result<Review, ReviewError> {
+    let mut reviewer = Reviewer::new(start, moves)?;
+    while let Some(game) = reviewer.next_position() {
+        let analysis = analyse(game).ok_or(ReviewError::Stopped)?;
+        if let Some(ply) = reviewer.feed(analysis)? {
+            on_ply(ply);
+        }
+    }
+    Ok(reviewer.finish())
 }
 
 #[cfg(test)]
