@@ -9,8 +9,9 @@ mod reference;
 use std::collections::BTreeSet;
 
 use branan::rules::{
-    Escape, Features, Game, Hostility, KingArms, KingCapture, MoveText, NoMovesOutcome, Position,
-    Repetition, RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant, perft,
+    AnyVariant, Escape, Features, Game, Hostility, KingArms, KingCapture, MoveText, NoMovesOutcome,
+    Position, Repetition, RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant,
+    Word, perft,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -97,7 +98,7 @@ fn names(moves: impl IntoIterator<Item = String>) -> BTreeSet<String> {
     moves.into_iter().collect()
 }
 
-fn engine_end(game: &Game) -> Option<(String, String)> {
+fn engine_end<W: Word>(game: &Game<W>) -> Option<(String, String)> {
     game.outcome().map(|o| {
         (
             o.winner.map_or("draw", |s| s.name()).to_owned(),
@@ -129,9 +130,9 @@ impl Rng {
 }
 
 /// Where a random game got to, on both implementations.
-struct Played {
+struct Played<W: Word = u128> {
     end: Option<(String, String)>,
-    engine: Game,
+    engine: Game<W>,
     simple: reference::Game,
 }
 
@@ -149,13 +150,13 @@ fn agree_along_a_game(
 }
 
 /// [`agree_along_a_game`] in any variant, a custom rule set's too.
-fn agree_along_a_game_in(
-    v: &'static Variant,
+fn agree_along_a_game_in<W: Word>(
+    v: &'static Variant<W>,
     start: reference::Pos,
     seed: u64,
     plies: usize,
     shuffle: u8,
-) -> Result<Played, TestCaseError> {
+) -> Result<Played<W>, TestCaseError> {
     let text = start.format();
     let pos = Position::parse(v, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
     let mut engine = Game::new(pos);
@@ -204,7 +205,11 @@ fn agree_along_a_game_in(
             .find(|&&m| reference::move_name(m) == mv)
             .expect("the reference has the move");
         let captures = engine
-            .play(mv.parse().expect("move parses"))
+            .play(
+                MoveText::parse_up_to(&mv, v.size())
+                    .expect("move parses")
+                    .mv,
+            )
             .map_err(|e| TestCaseError::fail(format!("{mv} refused: {e} ({ctx})")))?;
         let ours: Vec<String> = {
             let mut c: Vec<String> = captures.map(|s| s.to_string()).collect();
@@ -643,7 +648,7 @@ struct RandomRules {
 fn random_rules() -> impl Strategy<Value = RandomRules> {
     (
         (
-            prop_oneof![Just(7u8), Just(9u8), Just(11u8)],
+            prop_oneof![Just(7u8), Just(9u8), Just(11u8), Just(13u8)],
             any::<bool>(),
             0u8..5,
             any::<bool>(),
@@ -656,7 +661,7 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
         (
             any::<[bool; 4]>(),
             5u8..=60,
-            proptest::collection::vec(any::<u8>(), 121),
+            proptest::collection::vec(any::<u8>(), 169),
             any::<u8>(),
             any::<bool>(),
         ),
@@ -881,14 +886,17 @@ proptest! {
     /// random game (a start already over is refused by the engine, and skipped).
     #[test]
     fn games_in_random_rule_sets_agree(r in random_rules(), seed in any::<u64>(), plies in 0usize..120, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
-        let variant = match r.rule_set().build() {
+        let variant = match r.rule_set().build_any() {
             Ok(v) => v,
             Err(RuleSetError::StartOver { .. }) => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{r:?}: {e}"))),
         };
         let (rules, start) = reference::from_object(&r.object()).map_err(TestCaseError::fail)?;
         let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
-        agree_along_a_game_in(variant, pos, seed, plies, shuffle)?;
+        match variant {
+            AnyVariant::Narrow(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
+            AnyVariant::Wide(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
+        }
     }
 }
 
@@ -901,11 +909,96 @@ fn random_rule_sets_mostly_build() {
     let mut built = 0;
     for _ in 0..200 {
         let r = strategy.new_tree(&mut runner).expect("a value").current();
-        match r.rule_set().build() {
+        match r.rule_set().build_any() {
             Ok(_) => built += 1,
             Err(RuleSetError::StartOver { .. }) => {}
             Err(e) => panic!("{r:?}: {e}"),
         }
     }
     assert!(built >= 150, "only {built} of 200 random rule sets build");
+}
+
+// ---------------------------------------------------------------- 13x13
+
+/// A 13x13 start in the Tablut manner: four arms of attackers, a diamond of
+/// defenders around the king on the throne.
+const START_13: &str =
+    "4ttttt4/6t6/13/t5T5t/t4TTT4t/t3TTTTT3t/tt2TTKTT2tt/t3TTTTT3t/t4TTT4t/t5T5t/13/6t6/4ttttt4 a 0";
+
+/// The 13x13 rule sets below as rule objects: corner escape with Copenhagen's
+/// extras (four-sided king, shieldwall, edge forts), and edge escape with a
+/// Tablut-like king.
+fn rules_13(corners: bool) -> serde_json::Value {
+    serde_json::json!({
+        "board_size": 13,
+        "start_position": START_13,
+        "escape": if corners { "corners" } else { "edges" },
+        "king_capture": if corners { "four_sides" } else { "throne_four_beside_three" },
+        "throne_reentry": corners,
+        "repetition": { "occurrence": 3, "outcome": "draw" },
+        "no_capture_limit": null,
+        "no_legal_moves": "loses",
+        "attackers_eliminated_wins": !corners,
+        "king_armed": true,
+        "shieldwall": corners,
+        "edge_forts": corners,
+        "encirclement": corners,
+    })
+}
+
+/// Perft 1-3 of 13x13 rule sets agree with the reference, and games along random
+/// moves agree ply by ply (squares up to `m13`, the wide board's bits).
+#[test]
+fn perft_13x13_agrees_with_the_reference() {
+    for corners in [true, false] {
+        let (r, start) = reference::from_object(&rules_13(corners)).expect("reference reads");
+        let pos = reference::parse(r, &start).expect("start parses");
+        let mut g = reference::Game::new(pos.clone());
+        let theirs: Vec<u64> = (1..=3).map(|d| reference::perft(&mut g, d)).collect();
+        let v = match rule_set_13(corners).build_any().expect("13x13 rules build") {
+            AnyVariant::Wide(v) => v,
+            AnyVariant::Narrow(_) => panic!("a 13x13 board in the narrow word"),
+        };
+        assert_eq!(v.size(), 13);
+        let game = Game::new(Position::start(v));
+        let ours: Vec<u64> = (1..=3).map(|d| perft(&game, d)).collect();
+        assert_eq!(ours, theirs, "corners {corners}");
+        for seed in 1..=20 {
+            agree_along_a_game_in(v, pos.clone(), seed, 150, 40).expect("the games agree");
+        }
+    }
+}
+
+fn rule_set_13(corners: bool) -> RuleSet {
+    let king_capture = if corners {
+        KingCapture::FourSides
+    } else {
+        KingCapture::ThroneFourBesideThree
+    };
+    RuleSet {
+        name: None,
+        size: 13,
+        start: START_13.to_owned(),
+        escape: if corners {
+            Escape::Corners
+        } else {
+            Escape::Edges
+        },
+        king_capture,
+        throne_reentry: corners,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: !corners,
+        features: Features {
+            shieldwall: corners,
+            edge_forts: corners,
+            encirclement: corners,
+            ..Features::BASIC
+        },
+        squares: SpecialSquares::classic(king_capture, true),
+    }
 }

@@ -11,7 +11,7 @@
 use branan::rules::{
     BitBoard, Escape, Features, Game, Hostility, IllegalMove, KingArms, KingCapture, Move,
     MoveText, NoMovesOutcome, PlayError, Position, PositionError, Repetition, RepetitionOutcome,
-    RuleSet, RuleSetError, Setup, SpecialSquares, Square, Variant, opentafl,
+    RuleSet, RuleSetError, Setup, SpecialSquares, Square, SquareSet, Variant, opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
@@ -275,11 +275,12 @@ pub fn check_play(data: &[u8]) {
                     Ok((_, c)) => c,
                     Err(e) => panic!("legal move {m} refused by Position::play in {before}: {e}"),
                 };
+                let actual_set: SquareSet = actual.convert();
                 let declared = if op & 1 == 0 {
-                    actual
+                    actual_set
                 } else {
                     // Wrong on purpose: toggle the square moved to (never captured).
-                    actual | BitBoard::from_square(m.to)
+                    actual_set | BitBoard::from_square(m.to)
                 };
                 let text = MoveText {
                     mv: m,
@@ -299,7 +300,11 @@ pub fn check_play(data: &[u8]) {
                         declared: d,
                         actual: a,
                     }) => {
-                        assert_eq!((d, a, op & 1), (declared, actual, 1), "{before} {written}");
+                        assert_eq!(
+                            (d, a, op & 1),
+                            (declared, actual_set, 1),
+                            "{before} {written}"
+                        );
                         assert_eq!(*game.position(), before, "{written}");
                     }
                     Err(e) => panic!("{written} in {before}: {e}"),

@@ -512,8 +512,8 @@ where
     Option::<T>::deserialize(d)
 }
 
-impl From<&Variant> for VariantDto {
-    fn from(v: &Variant) -> Self {
+impl<W: crate::rules::Word> From<&Variant<W>> for VariantDto {
+    fn from(v: &Variant<W>) -> Self {
         VariantDto {
             id: Some(v.id.to_owned()),
             name: Some(v.name.to_owned()),

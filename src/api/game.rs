@@ -161,7 +161,7 @@ pub fn play_move(
 }
 
 /// The squares of a bitboard, as names (`["c4", "e4"]`), in index order.
-pub fn squares(b: BitBoard) -> Vec<String> {
+pub fn squares<W: crate::rules::Word>(b: BitBoard<W>) -> Vec<String> {
     b.map(|s| s.to_string()).collect()
 }
 

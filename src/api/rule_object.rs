@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::rules::{RuleSet, RuleSetError, Variant, opentafl};
+use crate::rules::{AnyVariant, RuleSet, RuleSetError, Variant, Word, opentafl};
 
 use super::dto::VariantDto;
 use super::error::ApiError;
@@ -94,6 +94,22 @@ impl RulesInput {
 
     /// The variant these rules describe: a preset's own when they equal its rules.
     pub fn variant(&self) -> Result<&'static Variant, ApiError> {
+        match self.any_variant(false)? {
+            AnyVariant::Narrow(v) => Ok(v),
+            AnyVariant::Wide(_) => unreachable!("a 13x13 board is refused unless asked for"),
+        }
+    }
+
+    /// [`RulesInput::variant`] for every board size, 13x13 included (in the
+    /// word of its board); the HTTP API does not serve 13x13 yet.
+    pub fn any_variant(&self, wide: bool) -> Result<AnyVariant, ApiError> {
+        let build = |rules: &RuleSet, from_text: bool| {
+            if wide {
+                build_any(rules, from_text)
+            } else {
+                build(rules, from_text).map(AnyVariant::Narrow)
+            }
+        };
         let size = self.size();
         if size > MAX_RULES_BYTES {
             return Err(too_large(size));
@@ -119,7 +135,10 @@ impl RulesInput {
                 let dto: VariantDto =
                     from_json_value(Value::Object(object.clone())).map_err(in_rules)?;
                 let variant = build(&dto.rule_set(), false)?;
-                check_derived(&dto, variant)?;
+                match variant {
+                    AnyVariant::Narrow(v) => check_derived(&dto, v)?,
+                    AnyVariant::Wide(v) => check_derived(&dto, v)?,
+                }
                 Ok(variant)
             }
         }
@@ -175,7 +194,17 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
 
 /// Validates a rule set, located as a rule object's field or a rules string's key.
 fn build(rules: &RuleSet, from_text: bool) -> Result<&'static Variant, ApiError> {
-    rules.build().map_err(|e: RuleSetError| {
+    rules.build().map_err(|e| located(e, from_text))
+}
+
+/// [`build`] for every board size.
+fn build_any(rules: &RuleSet, from_text: bool) -> Result<AnyVariant, ApiError> {
+    rules.build_any().map_err(|e| located(e, from_text))
+}
+
+/// A rule set's fault, located as a rule object's field or a rules string's key.
+fn located(e: RuleSetError, from_text: bool) -> ApiError {
+    {
         // The error's text starts with the field it names (`board_size: ...`).
         let field = e.field();
         let (field, key, detail) = if from_text {
@@ -197,11 +226,11 @@ fn build(rules: &RuleSet, from_text: bool) -> Result<&'static Variant, ApiError>
             column: e.column(),
             detail,
         }
-    })
+    }
 }
 
 /// Refuses a derived field that differs from what branan derives.
-fn check_derived(sent: &VariantDto, variant: &Variant) -> Result<(), ApiError> {
+fn check_derived<W: Word>(sent: &VariantDto, variant: &Variant<W>) -> Result<(), ApiError> {
     let derived = VariantDto::from(variant);
     let text = |field: &str, got: &Option<String>, want: &Option<String>| match got {
         Some(g) if Some(g) != want.as_ref() => Err(mismatch(field, g, want.as_deref())),

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::api::rule_object::RulesInput;
-use crate::rules::{Game, Position, Variant, divide, perft};
+use crate::rules::{AnyVariant, Game, Position, Variant, Word, divide, perft};
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
@@ -31,29 +31,33 @@ pub struct PerftArgs {
 }
 
 /// The variant of the command line: `--rules`, `--variant`, or Brandubh.
-fn variant(args: &PerftArgs) -> Result<&'static Variant, String> {
+fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
     if let Some(text) = &args.rules {
         // The same reading as the API's query form: JSON when it starts with `{`.
         return RulesInput::from_query(text)
-            .and_then(|rules| rules.variant())
+            .and_then(|rules| rules.any_variant(true))
             // The detail names the field or key at fault (`rules.board_size`).
             .map_err(|e| e.problem().detail);
     }
     let id = args.variant.as_deref().unwrap_or("brandubh");
-    Variant::by_id(id).ok_or_else(|| {
+    Variant::by_id(id).map(AnyVariant::Narrow).ok_or_else(|| {
         let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
         format!("unknown variant {id:?} (one of: {})", ids.join(", "))
     })
 }
 
 pub fn run(args: &PerftArgs) -> ExitCode {
-    let variant = match variant(args) {
-        Ok(v) => v,
+    match variant(args) {
+        Ok(AnyVariant::Narrow(v)) => run_on(v, args),
+        Ok(AnyVariant::Wide(v)) => run_on(v, args),
         Err(e) => {
             eprintln!("branan perft: {e}");
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-    };
+    }
+}
+
+fn run_on<W: Word>(variant: &'static Variant<W>, args: &PerftArgs) -> ExitCode {
     let position = match &args.position {
         None => Position::start(variant),
         Some(text) => match Position::parse(variant, text) {

@@ -1,165 +1,168 @@
-//! A set of squares as a `u128`: bit `rank * 11 + file`, so every board up to 11x11
-//! fits and a square keeps its index whatever the board size.
+//! A set of squares as a board's storage word (see [`Word`]): a `u128` with bit
+//! `rank * 11 + file` on the boards up to 11x11, where a square's bit is its own
+//! number, a wider word on 13x13.
 
-use super::square::{STRIDE, Square};
+use super::square::Square;
+use super::word::Word;
 
-/// A set of squares. Bit `i` is the square with index `i` (see [`Square`]).
+/// A set of squares. Bit `i` is the square `W::square(i)` (see [`Word`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct BitBoard(pub u128);
+pub struct BitBoard<W: Word = u128>(pub W);
 
-impl BitBoard {
+impl<W: Word> BitBoard<W> {
     /// The empty set.
-    pub const EMPTY: BitBoard = BitBoard(0);
+    pub const EMPTY: BitBoard<W> = BitBoard(W::ZERO);
+    /// Every square of the word (some off any board).
+    pub const ALL: BitBoard<W> = BitBoard(W::ONES);
 
     /// The set holding `sq` alone.
     #[inline]
-    pub const fn from_square(sq: Square) -> BitBoard {
-        BitBoard(1u128 << sq.index())
+    pub fn from_square(sq: Square) -> BitBoard<W> {
+        BitBoard(W::bit(W::index(sq)))
     }
 
     /// Every square of a `size` x `size` board.
-    pub const fn board(size: u8) -> BitBoard {
-        let mut bits = 0u128;
-        let mut rank = 0;
-        while rank < size {
-            let mut file = 0;
-            while file < size {
-                bits |= 1u128 << (rank as u32 * STRIDE as u32 + file as u32);
-                file += 1;
-            }
-            rank += 1;
+    pub fn board(size: u8) -> BitBoard<W> {
+        let mut b = BitBoard::EMPTY;
+        for rank in 0..size {
+            b = b | BitBoard::rank(size, rank);
         }
-        BitBoard(bits)
+        b
     }
 
     /// The squares of one file (0-based) on a `size` x `size` board.
-    pub const fn file(size: u8, file: u8) -> BitBoard {
-        let mut bits = 0u128;
-        let mut rank = 0;
-        while rank < size {
-            bits |= 1u128 << (rank as u32 * STRIDE as u32 + file as u32);
-            rank += 1;
+    pub fn file(size: u8, file: u8) -> BitBoard<W> {
+        let mut b = BitBoard::EMPTY;
+        for rank in 0..size {
+            b.insert(Square::new(file, rank));
         }
-        BitBoard(bits)
+        b
     }
 
     /// The squares of one rank (0-based) on a `size` x `size` board.
-    pub const fn rank(size: u8, rank: u8) -> BitBoard {
-        let mut bits = 0u128;
-        let mut file = 0;
-        while file < size {
-            bits |= 1u128 << (rank as u32 * STRIDE as u32 + file as u32);
-            file += 1;
+    pub fn rank(size: u8, rank: u8) -> BitBoard<W> {
+        let mut b = BitBoard::EMPTY;
+        for file in 0..size {
+            b.insert(Square::new(file, rank));
         }
-        BitBoard(bits)
+        b
     }
 
     #[inline]
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+    pub fn contains(self, sq: Square) -> bool {
+        self.0.has(W::index(sq))
     }
 
     #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
+    pub fn is_empty(self) -> bool {
+        self.0.is_zero()
     }
 
     #[inline]
-    pub const fn len(self) -> u32 {
+    pub fn len(self) -> u32 {
         self.0.count_ones()
     }
 
     #[inline]
-    pub const fn union(self, other: BitBoard) -> BitBoard {
+    pub fn union(self, other: BitBoard<W>) -> BitBoard<W> {
         BitBoard(self.0 | other.0)
     }
 
     #[inline]
-    pub const fn intersect(self, other: BitBoard) -> BitBoard {
+    pub fn intersect(self, other: BitBoard<W>) -> BitBoard<W> {
         BitBoard(self.0 & other.0)
     }
 
     #[inline]
-    pub const fn without(self, other: BitBoard) -> BitBoard {
+    pub fn without(self, other: BitBoard<W>) -> BitBoard<W> {
         BitBoard(self.0 & !other.0)
     }
 
     #[inline]
     pub fn insert(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= W::bit(W::index(sq));
     }
 
     #[inline]
     pub fn remove(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !W::bit(W::index(sq));
     }
 
     /// The lowest square of the set, if any.
     #[inline]
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0.is_zero() {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros() as u8))
+            Some(W::square(self.0.trailing_zeros()))
         }
+    }
+
+    /// The same squares in another board's word (each on both boards).
+    pub fn convert<V: Word>(self) -> BitBoard<V> {
+        let mut b = BitBoard::EMPTY;
+        for sq in self {
+            b.insert(sq);
+        }
+        b
     }
 }
 
-impl Iterator for BitBoard {
+impl<W: Word> Iterator for BitBoard<W> {
     type Item = Square;
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
         let sq = self.first()?;
-        self.0 &= self.0 - 1;
+        self.0 &= self.0.minus_one();
         Some(sq)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = self.len() as usize;
         (n, Some(n))
     }
 }
 
-impl std::ops::BitOr for BitBoard {
-    type Output = BitBoard;
+impl<W: Word> std::ops::BitOr for BitBoard<W> {
+    type Output = BitBoard<W>;
     #[inline]
-    fn bitor(self, rhs: BitBoard) -> BitBoard {
+    fn bitor(self, rhs: BitBoard<W>) -> BitBoard<W> {
         BitBoard(self.0 | rhs.0)
     }
 }
 
-impl std::ops::BitAnd for BitBoard {
-    type Output = BitBoard;
+impl<W: Word> std::ops::BitAnd for BitBoard<W> {
+    type Output = BitBoard<W>;
     #[inline]
-    fn bitand(self, rhs: BitBoard) -> BitBoard {
+    fn bitand(self, rhs: BitBoard<W>) -> BitBoard<W> {
         BitBoard(self.0 & rhs.0)
     }
 }
 
-impl std::ops::Not for BitBoard {
-    type Output = BitBoard;
+impl<W: Word> std::ops::Not for BitBoard<W> {
+    type Output = BitBoard<W>;
     #[inline]
-    fn not(self) -> BitBoard {
+    fn not(self) -> BitBoard<W> {
         BitBoard(!self.0)
     }
 }
 
-impl std::ops::BitOrAssign for BitBoard {
+impl<W: Word> std::ops::BitOrAssign for BitBoard<W> {
     #[inline]
-    fn bitor_assign(&mut self, rhs: BitBoard) {
+    fn bitor_assign(&mut self, rhs: BitBoard<W>) {
         self.0 |= rhs.0;
     }
 }
 
-impl std::ops::BitAndAssign for BitBoard {
+impl<W: Word> std::ops::BitAndAssign for BitBoard<W> {
     #[inline]
-    fn bitand_assign(&mut self, rhs: BitBoard) {
+    fn bitand_assign(&mut self, rhs: BitBoard<W>) {
         self.0 &= rhs.0;
     }
 }
 
-impl std::fmt::Debug for BitBoard {
+impl<W: Word> std::fmt::Debug for BitBoard<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(*self).finish()
     }
@@ -171,15 +174,17 @@ mod tests {
 
     #[test]
     fn board_masks_have_the_right_size() {
-        assert_eq!(BitBoard::board(7).len(), 49);
-        assert_eq!(BitBoard::board(11).len(), 121);
-        assert_eq!(BitBoard::file(9, 0).len(), 9);
-        assert!(!BitBoard::board(7).contains(Square::new(7, 0)));
+        assert_eq!(BitBoard::<u128>::board(7).len(), 49);
+        assert_eq!(BitBoard::<super::super::word::Wide>::board(13).len(), 169);
+        assert_eq!(BitBoard::<u128>::board(11).len(), 121);
+        assert_eq!(BitBoard::<u128>::file(9, 0).len(), 9);
+        assert!(!BitBoard::<u128>::board(7).contains(Square::new(7, 0)));
     }
 
     #[test]
     fn iterates_in_index_order() {
-        let b = BitBoard::from_square(Square::new(3, 2)) | BitBoard::from_square(Square::new(0, 0));
+        let b = BitBoard::<u128>::from_square(Square::new(3, 2))
+            | BitBoard::from_square(Square::new(0, 0));
         let squares: Vec<_> = b.collect();
         assert_eq!(squares, vec![Square::new(0, 0), Square::new(3, 2)]);
     }

@@ -5,15 +5,16 @@ use super::bitboard::BitBoard;
 use super::direction::Direction::{self, East, North, South, West};
 use super::position::Position;
 use super::variant::{Geometry, Variant};
+use super::word::Word;
 
 #[inline]
-const fn bit(index: usize) -> u128 {
-    1u128 << index
+fn bit<W: Word>(index: usize) -> W {
+    W::bit(index as u32)
 }
 
 /// Every square next to a square of `b` (orthogonally), on the board.
 #[inline]
-fn around(g: &Geometry, b: u128) -> u128 {
+fn around<W: Word>(g: &Geometry<W>, b: W) -> W {
     let b = BitBoard(b);
     (g.shift(b, North) | g.shift(b, East) | g.shift(b, South) | g.shift(b, West)).0
 }
@@ -21,9 +22,9 @@ fn around(g: &Geometry, b: u128) -> u128 {
 /// The direction from an edge square towards the middle of the board, or `None`
 /// for a square off the edge or in a corner.
 #[inline]
-fn inward(g: &Geometry, index: usize) -> Option<Direction> {
+fn inward<W: Word>(g: &Geometry<W>, index: usize) -> Option<Direction> {
     let last = g.size as usize - 1;
-    let stride = super::square::STRIDE as usize;
+    let stride = W::STRIDE as usize;
     let (file, rank) = (index % stride, index / stride);
     let on_rank_edge = rank == 0 || rank == last;
     let on_file_edge = file == 0 || file == last;
@@ -36,7 +37,7 @@ fn inward(g: &Geometry, index: usize) -> Option<Direction> {
 
 /// The square next to `index` in direction `dir`, as an index.
 #[inline]
-fn step(g: &Geometry, index: usize, dir: Direction) -> Option<usize> {
+fn step<W: Word>(g: &Geometry<W>, index: usize, dir: Direction) -> Option<usize> {
     let n = g.neighbour[dir.index()][index];
     (n != super::variant::NONE).then_some(n as usize)
 }
@@ -47,28 +48,28 @@ fn step(g: &Geometry, index: usize, dir: Direction) -> Option<usize> {
 /// `hammers` or a square of `hostile_empty` (the empty squares hostile to the
 /// prey: a corner). The run stops at the first square that is not such a piece,
 /// so the whole row must be bracketed. The king is never taken this way.
-pub(crate) fn shieldwall(
-    pos: &Position,
+pub(crate) fn shieldwall<W: Word>(
+    pos: &Position<W>,
     to: usize,
-    hammers: u128,
-    prey: u128,
-    hostile_empty: u128,
-) -> u128 {
-    let v: &Variant = pos.variant;
+    hammers: W,
+    prey: W,
+    hostile_empty: W,
+) -> W {
+    let v: &Variant<W> = pos.variant;
     let g = &v.geometry;
     let Some(front) = inward(g, to) else {
-        return 0;
+        return W::ZERO;
     };
     let brackets = hammers | corner_brackets(v, hostile_empty);
-    let mut taken = 0;
+    let mut taken = W::ZERO;
     for along in front.sideways() {
-        let mut run = 0u128;
+        let mut run = W::ZERO;
         let mut members = 0;
         let mut sq = step(g, to, along);
         let end = loop {
             let Some(s) = sq else { break None };
-            let faced = step(g, s, front).is_some_and(|f| hammers & bit(f) != 0);
-            if prey & bit(s) != 0 && faced {
+            let faced = step(g, s, front).is_some_and(|f| hammers.has(f as u32));
+            if prey.has(s as u32) && faced {
                 run |= bit(s);
                 members += 1;
                 sq = step(g, s, along);
@@ -76,7 +77,7 @@ pub(crate) fn shieldwall(
                 break Some(s);
             }
         };
-        if members >= 2 && end.is_some_and(|e| brackets & bit(e) != 0) {
+        if members >= 2 && end.is_some_and(|e| brackets.has(e as u32)) {
             taken |= run;
         }
     }
@@ -86,11 +87,11 @@ pub(crate) fn shieldwall(
 /// The empty squares of `hostile_empty` that may bracket a shieldwall: the edge
 /// squares among them (the corners), unless the rules say corners never close one.
 #[inline]
-fn corner_brackets(v: &Variant, hostile_empty: u128) -> u128 {
+fn corner_brackets<W: Word>(v: &Variant<W>, hostile_empty: W) -> W {
     if v.features.shieldwall_corners {
         hostile_empty & v.geometry.edges.0
     } else {
-        0
+        W::ZERO
     }
 }
 
@@ -99,27 +100,27 @@ fn corner_brackets(v: &Variant, hostile_empty: u128) -> u128 {
 /// with one of `hammers` (or an empty corner of `hostile_empty`, where corners
 /// close a shieldwall) at both ends. The king is never taken this way. This is
 /// the shieldwall taken by any move, where no flanking move is needed.
-pub(crate) fn enclosed_rows(
-    pos: &Position,
-    hammers: u128,
-    prey: u128,
-    hostile_empty: u128,
-) -> u128 {
+pub(crate) fn enclosed_rows<W: Word>(
+    pos: &Position<W>,
+    hammers: W,
+    prey: W,
+    hostile_empty: W,
+) -> W {
     let v = pos.variant;
     let g = &v.geometry;
     let brackets = hammers | corner_brackets(v, hostile_empty);
     let last = g.size as usize - 1;
-    let stride = super::square::STRIDE as usize;
+    let stride = W::STRIDE as usize;
     let edges = [
         (0, East, North),
         (last * stride, East, South),
         (0, North, East),
         (last, North, West),
     ];
-    let mut taken = 0;
+    let mut taken = W::ZERO;
     for (start, along, front) in edges {
         let faced = |s: usize| {
-            prey & bit(s) != 0 && step(g, s, front).is_some_and(|f| hammers & bit(f) != 0)
+            prey.has(s as u32) && step(g, s, front).is_some_and(|f| hammers.has(f as u32))
         };
         let mut before: Option<usize> = None;
         let mut sq = Some(start);
@@ -129,18 +130,18 @@ pub(crate) fn enclosed_rows(
                 sq = step(g, s, along);
                 continue;
             }
-            let mut row = 0u128;
+            let mut row = W::ZERO;
             let mut members = 0;
             let mut cur = Some(s);
             while let Some(c) = cur {
                 if !faced(c) {
                     break;
                 }
-                row |= bit(c);
+                row |= bit::<W>(c);
                 members += 1;
                 cur = step(g, c, along);
             }
-            let closed = |e: Option<usize>| e.is_some_and(|e| brackets & bit(e) != 0);
+            let closed = |e: Option<usize>| e.is_some_and(|e| brackets.has(e as u32));
             if members >= 2 && closed(before) && closed(cur) {
                 taken |= row;
             }
@@ -154,16 +155,16 @@ pub(crate) fn enclosed_rows(
 /// Whether the king stands in an edge fort: he is on the edge, can move, no
 /// attacker can reach him, and no defender walling him in can ever be captured.
 /// See the rules document for the algorithm step by step.
-pub(crate) fn edge_fort(pos: &Position) -> bool {
+pub(crate) fn edge_fort<W: Word>(pos: &Position<W>) -> bool {
     let v = pos.variant;
     let g = &v.geometry;
     let king = pos.king.0;
-    if king & g.edges.0 == 0 {
+    if (king & g.edges.0).is_zero() {
         return false;
     }
     let occupied = pos.occupied().0;
     let empty = g.board.0 & !occupied;
-    if around(g, king) & empty == 0 {
+    if (around(g, king) & empty).is_zero() {
         return false;
     }
     // The fort's inside: the king and the empty squares he can walk to.
@@ -176,7 +177,7 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
         inside = next;
     }
     let rim = around(g, inside) & !inside;
-    if rim & pos.attackers.0 != 0 {
+    if !(rim & pos.attackers.0).is_zero() {
         return false;
     }
     let wall = rim & pos.defenders.0;
@@ -189,12 +190,12 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
     loop {
         let held = closed | safe;
         let guarded = |index: usize, a: Direction, b: Direction| {
-            step(g, index, a).is_none_or(|s| held & bit(s) != 0)
-                || step(g, index, b).is_none_or(|s| held & bit(s) != 0)
+            step(g, index, a).is_none_or(|s| held.has(s as u32))
+                || step(g, index, b).is_none_or(|s| held.has(s as u32))
         };
-        let mut keep = 0;
+        let mut keep = W::ZERO;
         for d in BitBoard(safe) {
-            let i = d.index();
+            let i = W::index(d) as usize;
             if guarded(i, North, South) && guarded(i, East, West) {
                 keep |= bit(i);
             }
@@ -203,7 +204,7 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
             // Where corners never close a shieldwall, an empty corner at the end
             // of a row is no bracket either.
             let no_bracket = if v.features.shieldwall_corners {
-                0
+                W::ZERO
             } else {
                 g.corners.0 & empty
             };
@@ -227,17 +228,17 @@ pub(crate) fn edge_fort(pos: &Position) -> bool {
 /// The squares of `safe` that sit in a row along an edge which a shieldwall could
 /// take: a row (of defenders and the king) of two or more with every member's
 /// front square open to an attacker and both ends open to a bracket.
-fn breakable_rows(
-    g: &Geometry,
-    safe: u128,
-    held: u128,
-    pieces: u128,
-    empty: u128,
-    no_bracket: u128,
-) -> u128 {
+fn breakable_rows<W: Word>(
+    g: &Geometry<W>,
+    safe: W,
+    held: W,
+    pieces: W,
+    empty: W,
+    no_bracket: W,
+) -> W {
     let last = g.size as usize - 1;
-    let stride = super::square::STRIDE as usize;
-    let mut breakable = 0;
+    let stride = W::STRIDE as usize;
+    let mut breakable = W::ZERO;
     // Each edge: its first square, the direction along it and the inward one.
     let edges = [
         (0, East, North),
@@ -249,28 +250,28 @@ fn breakable_rows(
         let mut sq = Some(start);
         let mut before = None;
         while let Some(s) = sq {
-            if pieces & bit(s) == 0 {
+            if !pieces.has(s as u32) {
                 before = Some(s);
                 sq = step(g, s, along);
                 continue;
             }
             // A maximal row from `s`.
-            let mut row = 0u128;
+            let mut row = W::ZERO;
             let mut members = 0;
             let mut shielded = false;
             let mut cur = Some(s);
             while let Some(c) = cur {
-                if pieces & bit(c) == 0 {
+                if !pieces.has(c as u32) {
                     break;
                 }
                 row |= bit(c);
                 members += 1;
-                shielded |= step(g, c, front).is_some_and(|f| held & bit(f) != 0);
+                shielded |= step(g, c, front).is_some_and(|f| held.has(f as u32));
                 cur = step(g, c, along);
             }
             // An end inside the fort (empty and held) can never hold a bracket.
             let open_end =
-                |e: Option<usize>| e.is_some_and(|e| ((held & empty) | no_bracket) & bit(e) == 0);
+                |e: Option<usize>| e.is_some_and(|e| !((held & empty) | no_bracket).has(e as u32));
             if members >= 2 && !shielded && open_end(before) && open_end(cur) {
                 breakable |= row & safe;
             }
@@ -283,15 +284,15 @@ fn breakable_rows(
 
 /// Whether no defender, nor the king, can reach the edge: a flood from them
 /// through every square not held by an attacker stays off the edge.
-pub(crate) fn encircled(pos: &Position) -> bool {
+pub(crate) fn encircled<W: Word>(pos: &Position<W>) -> bool {
     let g = &pos.variant.geometry;
     let free = g.board.0 & !pos.attackers.0;
     let mut reach = pos.defenders.0 | pos.king.0;
-    if reach == 0 {
+    if reach.is_zero() {
         return false;
     }
     loop {
-        if reach & g.edges.0 != 0 {
+        if !(reach & g.edges.0).is_zero() {
             return false;
         }
         let next = reach | (around(g, reach) & free);
@@ -304,7 +305,7 @@ pub(crate) fn encircled(pos: &Position) -> bool {
 
 /// The empty edge squares where a piece of `side` arriving would take a row by
 /// the shieldwall rule (what [`shieldwall`] would find there).
-pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u128 {
+pub(crate) fn shieldwall_targets<W: Word>(pos: &Position<W>, side: super::square::Side) -> W {
     use super::square::Side;
     let v = pos.variant;
     let g = &v.geometry;
@@ -318,17 +319,17 @@ pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u
     let prey_side = side.opponent() as usize;
     let brackets = hammers | corner_brackets(v, v.hostile_to[prey_side].0 & empty);
     let last = g.size as usize - 1;
-    let stride = super::square::STRIDE as usize;
+    let stride = W::STRIDE as usize;
     let edges = [
         (0, East, North),
         (last * stride, East, South),
         (0, North, East),
         (last, North, West),
     ];
-    let mut targets = 0;
+    let mut targets = W::ZERO;
     for (start, along, front) in edges {
         let faced = |s: usize| {
-            prey & bit(s) != 0 && step(g, s, front).is_some_and(|f| hammers & bit(f) != 0)
+            prey.has(s as u32) && step(g, s, front).is_some_and(|f| hammers.has(f as u32))
         };
         let mut before: Option<usize> = None;
         let mut sq = Some(start);
@@ -350,10 +351,10 @@ pub(crate) fn shieldwall_targets(pos: &Position, side: super::square::Side) -> u
             if members >= 2
                 && let (Some(a), Some(b)) = (before, cur)
             {
-                if brackets & bit(a) != 0 && empty & bit(b) != 0 {
+                if brackets.has(a as u32) && empty.has(b as u32) {
                     targets |= bit(b);
                 }
-                if brackets & bit(b) != 0 && empty & bit(a) != 0 {
+                if brackets.has(b as u32) && empty.has(a as u32) {
                     targets |= bit(a);
                 }
             }

@@ -1,6 +1,6 @@
 //! Every way a position, a move or a game can be refused, with where it went wrong.
 
-use super::bitboard::BitBoard;
+use super::notation::SquareSet;
 use super::outcome::Outcome;
 use super::square::{Piece, Side, Square};
 
@@ -56,7 +56,7 @@ pub enum ParseError {
         files: usize,
     },
     #[error(
-        "column {column}: a {size}x{size} board is not supported (boards are 5x5 to 11x11, odd sizes)"
+        "column {column}: a {size}x{size} board is not supported (boards are 5x5 to 13x13, odd sizes)"
     )]
     BadSize { column: usize, size: usize },
     #[error("column {column}: the side to move is missing (expected `a` or `d` after the ranks)")]
@@ -150,8 +150,13 @@ pub enum MoveParseError {
     Truncated { column: usize },
     #[error("column {column}: unexpected character {found:?} (expected a move like `e7-e4`)")]
     Unexpected { column: usize, found: char },
-    #[error("column {column}: {text:?} is not a square (files a-k, ranks 1-11)")]
-    BadSquare { column: usize, text: String },
+    #[error("column {column}: {text:?} is not a square (files a-{last}, ranks 1-{max})", last = (b'a' + *.max - 1) as char)]
+    BadSquare {
+        column: usize,
+        text: String,
+        /// The largest board the move was read for (11 unless a 13x13 board's).
+        max: u8,
+    },
 }
 
 impl MoveParseError {
@@ -207,7 +212,7 @@ pub enum PlayError {
     Illegal(#[from] IllegalMove),
     #[error("the move captures {actual:?}, not the declared {declared:?}")]
     CaptureMismatch {
-        declared: BitBoard,
-        actual: BitBoard,
+        declared: SquareSet,
+        actual: SquareSet,
     },
 }

@@ -6,6 +6,7 @@ use super::moves::{Move, MoveList, MoveText};
 use super::outcome::Outcome;
 use super::position::Position;
 use super::repetition::RepetitionWindow;
+use super::word::Word;
 
 /// A game from a given position: the position now, and the key of every position
 /// since the start (the start included), so that repetition is judged over the
@@ -21,14 +22,14 @@ use super::repetition::RepetitionWindow;
 /// assert_eq!((end.winner, end.reason), (Some(Side::Attackers), Reason::KingCaptured));
 /// ```
 #[derive(Clone, Debug)]
-pub struct Game {
-    position: Position,
+pub struct Game<W: Word = u128> {
+    position: Position<W>,
     keys: Vec<u64>,
     moves: Vec<Move>,
 }
 
-impl Game {
-    pub fn new(start: Position) -> Game {
+impl<W: Word> Game<W> {
+    pub fn new(start: Position<W>) -> Game<W> {
         Game {
             keys: vec![start.key()],
             position: start,
@@ -37,7 +38,7 @@ impl Game {
     }
 
     /// The position now.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Position<W> {
         &self.position
     }
 
@@ -76,7 +77,7 @@ impl Game {
     }
 
     /// Plays a move if the game goes on and the move is legal; returns the captures.
-    pub fn play(&mut self, m: Move) -> Result<BitBoard, PlayError> {
+    pub fn play(&mut self, m: Move) -> Result<BitBoard<W>, PlayError> {
         if let Some(outcome) = self.outcome() {
             return Err(PlayError::GameOver(outcome));
         }
@@ -89,12 +90,13 @@ impl Game {
 
     /// Plays a move as written, checking any captures it declares against the real
     /// ones before playing it.
-    pub fn play_text(&mut self, text: &MoveText) -> Result<BitBoard, PlayError> {
+    pub fn play_text(&mut self, text: &MoveText) -> Result<BitBoard<W>, PlayError> {
         if let Some(declared) = text.declared_captures {
             if let Some(outcome) = self.outcome() {
                 return Err(PlayError::GameOver(outcome));
             }
             let (_, actual) = self.position.play(text.mv)?;
+            let actual = actual.convert();
             if actual != declared {
                 return Err(PlayError::CaptureMismatch { declared, actual });
             }

@@ -29,6 +29,7 @@ mod ruleset;
 mod square;
 mod threats;
 mod variant;
+mod word;
 mod zobrist;
 
 pub use bitboard::BitBoard;
@@ -39,15 +40,15 @@ pub use error::{
 pub use game::Game;
 pub use movegen::Targets;
 pub use moves::{MAX_MOVES, Move, MoveList, MoveText};
-pub use notation::Setup;
+pub use notation::{Setup, SquareSet};
 pub use opentafl::RulesStringError;
 pub use outcome::{Outcome, Reason};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub use repetition::{RepetitionWindow, repetitions};
 pub use ruleset::{
-    MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet, RuleSetError, SIZES,
-    custom_variants,
+    AnyVariant, MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet,
+    RuleSetError, SIZES, custom_variants,
 };
 pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
@@ -57,4 +58,5 @@ pub use variant::{
     Escape, Features, Geometry, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares, Variant,
 };
+pub use word::{Wide, Word};
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

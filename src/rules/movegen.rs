@@ -13,22 +13,23 @@ use super::position::Position;
 use super::rays::{first_blocker, slide};
 use super::square::{Side, Square};
 use super::variant::Variant;
+use super::word::Word;
 
 /// Where moves may land: one set of squares for soldiers, one for the king. The
 /// squares where a piece may not stop are left out by the generator whatever the
 /// sets say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Targets {
-    pub soldiers: BitBoard,
-    pub king: BitBoard,
+pub struct Targets<W: Word = u128> {
+    pub soldiers: BitBoard<W>,
+    pub king: BitBoard<W>,
 }
 
-impl Targets {
+impl<W: Word> Targets<W> {
     /// Every square, for every piece.
-    pub const ALL: Targets = Targets::same(BitBoard(!0));
+    pub const ALL: Targets<W> = Targets::same(BitBoard::ALL);
 
     /// The same squares for soldiers and king.
-    pub const fn same(squares: BitBoard) -> Targets {
+    pub const fn same(squares: BitBoard<W>) -> Targets<W> {
         Targets {
             soldiers: squares,
             king: squares,
@@ -38,11 +39,11 @@ impl Targets {
 
 /// The squares where a soldier and where the king may stop.
 #[inline(always)]
-fn stops(v: &Variant) -> (u128, u128) {
+fn stops<W: Word>(v: &Variant<W>) -> (W, W) {
     let king = if v.throne_reentry {
-        !0
+        W::ONES
     } else {
-        !(1u128 << v.geometry.throne.index())
+        !W::bit(W::index(v.geometry.throne))
     };
     (!v.restricted.0, king)
 }
@@ -67,7 +68,7 @@ pub(crate) fn direction(from: Square, to: Square) -> Option<Direction> {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Every move of the side to move, whether or not the game is over (see
     /// [`super::Game::legal_moves`] for the moves of a game in progress).
     pub fn legal_moves(&self) -> MoveList {
@@ -86,7 +87,12 @@ impl Position {
     /// (others are ignored) and landing on `targets`, in generation order: piece by
     /// piece in square order, each north, east, south then west, nearest first.
     #[inline(always)]
-    pub fn generate_moves_for(&self, pieces: BitBoard, targets: Targets, mut f: impl FnMut(Move)) {
+    pub fn generate_moves_for(
+        &self,
+        pieces: BitBoard<W>,
+        targets: Targets<W>,
+        mut f: impl FnMut(Move),
+    ) {
         let v = self.variant;
         let r = v.tables.rays;
         let occ = self.occupied().0;
@@ -95,34 +101,34 @@ impl Position {
         let king_keep = king_stops & targets.king.0;
         let king = self.king.0;
         let mut pieces = (pieces & self.pieces(self.turn)).0;
-        while pieces != 0 {
+        while !pieces.is_zero() {
             let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let keep = if king >> from & 1 != 0 {
+            pieces &= pieces.minus_one();
+            let keep = if king.has(from as u32) {
                 king_keep
             } else {
                 soldier_keep
             };
-            let from_sq = Square::from_index(from as u8);
+            let from_sq = W::square(from as u32);
             for dir in Direction::ALL {
                 let mut to = slide(r, from, dir, occ) & keep;
                 if dir.ascends() {
                     // North and east: towards higher indices, nearest lowest.
-                    while to != 0 {
+                    while !to.is_zero() {
                         let t = to.trailing_zeros();
-                        to &= to - 1;
+                        to &= to.minus_one();
                         f(Move {
                             from: from_sq,
-                            to: Square::from_index(t as u8),
+                            to: W::square(t),
                         });
                     }
                 } else {
-                    while to != 0 {
-                        let t = 127 - to.leading_zeros();
-                        to ^= 1u128 << t;
+                    while !to.is_zero() {
+                        let t = to.highest();
+                        to ^= W::bit(t);
                         f(Move {
                             from: from_sq,
-                            to: Square::from_index(t as u8),
+                            to: W::square(t),
                         });
                     }
                 }
@@ -136,7 +142,7 @@ impl Position {
     /// west of it. Cheaper than [`Position::generate_moves_for`] when the targets
     /// are few.
     #[inline(always)]
-    pub fn generate_moves_to(&self, targets: Targets, mut f: impl FnMut(Move, Direction)) {
+    pub fn generate_moves_to(&self, targets: Targets<W>, mut f: impl FnMut(Move, Direction)) {
         let v = self.variant;
         let r = v.tables.rays;
         let occ = self.occupied().0;
@@ -146,26 +152,26 @@ impl Position {
         let soldier_keep = soldier_stops & targets.soldiers.0;
         let king_keep = king_stops & targets.king.0;
         let mut to = (soldier_keep | king_keep) & !occ;
-        while to != 0 {
+        while !to.is_zero() {
             let t = to.trailing_zeros() as usize;
-            to &= to - 1;
+            to &= to.minus_one();
             for dir in Direction::ALL {
                 let Some(from) = first_blocker(r, t, dir, occ) else {
                     continue;
                 };
-                if own >> from & 1 == 0 {
+                if !own.has(from as u32) {
                     continue;
                 }
-                let keep = if king >> from & 1 != 0 {
+                let keep = if king.has(from as u32) {
                     king_keep
                 } else {
                     soldier_keep
                 };
-                if keep >> t & 1 != 0 {
+                if keep.has(t as u32) {
                     f(
                         Move {
-                            from: Square::from_index(from as u8),
-                            to: Square::from_index(t as u8),
+                            from: W::square(from as u32),
+                            to: W::square(t as u32),
                         },
                         dir.opposite(),
                     );
@@ -179,8 +185,8 @@ impl Position {
     /// [`Position::check_move`], which says what is wrong.
     #[inline]
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
-        let from = m.from.index();
-        if self.pieces(self.turn).0 >> from & 1 == 0 {
+        let from = W::index(m.from) as usize;
+        if !self.pieces(self.turn).0.has(from as u32) {
             return false;
         }
         let Some(dir) = direction(m.from, m.to) else {
@@ -188,12 +194,12 @@ impl Position {
         };
         let v = self.variant;
         let (soldier_stops, king_stops) = stops(v);
-        let stops = if self.king.0 >> from & 1 != 0 {
+        let stops = if self.king.0.has(from as u32) {
             king_stops
         } else {
             soldier_stops
         };
-        (slide(v.tables.rays, from, dir, self.occupied().0) & stops) >> m.to.index() & 1 != 0
+        (slide(v.tables.rays, from, dir, self.occupied().0) & stops).has(W::index(m.to))
     }
 
     /// The number of moves of the side to move, counted without generating them.
@@ -234,7 +240,12 @@ impl Position {
 /// counting only landings in `may_stop`. Each direction floods all pieces at once:
 /// a ray is cut by any piece, so two rays never share a square.
 #[inline]
-fn count_slides(v: &Variant, from: BitBoard, empty: BitBoard, may_stop: BitBoard) -> u32 {
+fn count_slides<W: Word>(
+    v: &Variant<W>,
+    from: BitBoard<W>,
+    empty: BitBoard<W>,
+    may_stop: BitBoard<W>,
+) -> u32 {
     let g = &v.geometry;
     let mut count = 0;
     for dir in Direction::ALL {

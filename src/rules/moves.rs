@@ -4,12 +4,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::bitboard::BitBoard;
 use super::error::MoveParseError;
+use super::notation::SquareSet;
 use super::square::Square;
 
 /// A move: one piece slides from `from` to `to`. Two bytes; [`Move::code`] packs it
-/// into 14 bits, the one encoding that tables of moves use.
+/// into 16 bits, the one encoding that tables of moves use.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub from: Square,
@@ -23,19 +23,19 @@ impl Move {
         to: Square::new(0, 0),
     };
 
-    /// The move as 14 bits, `from | to << 7` (square indices are below 128); 0 is
+    /// The move as 16 bits, `from | to << 8` (square numbers are below 256); 0 is
     /// [`Move::NONE`].
     #[inline]
     pub const fn code(self) -> u16 {
-        self.from.index() as u16 | (self.to.index() as u16) << 7
+        self.from.index() as u16 | (self.to.index() as u16) << 8
     }
 
-    /// The move of a [`Move::code`] (only the low 14 bits are read).
+    /// The move of a [`Move::code`].
     #[inline]
     pub(crate) const fn from_code(code: u16) -> Move {
         Move {
-            from: Square::from_index((code & 127) as u8),
-            to: Square::from_index((code >> 7 & 127) as u8),
+            from: Square::from_index((code & 255) as u8),
+            to: Square::from_index((code >> 8) as u8),
         }
     }
 
@@ -64,7 +64,7 @@ pub struct MoveText {
     pub mv: Move,
     /// `Some` when the text carried a capture suffix; `xd4` and `xd4/f4` or
     /// `xd4xf4` list squares, a bare `x` is not accepted.
-    pub declared_captures: Option<BitBoard>,
+    pub declared_captures: Option<SquareSet>,
 }
 
 impl MoveText {
@@ -79,6 +79,13 @@ impl MoveText {
     /// assert_eq!(err.column(), 4);
     /// ```
     pub fn parse(text: &str) -> Result<MoveText, MoveParseError> {
+        MoveText::parse_up_to(text, 11)
+    }
+
+    /// [`MoveText::parse`] for a board of up to `max` x `max` squares (11 or 13):
+    /// on a 13x13 board the squares run to `m13`.
+    pub fn parse_up_to(text: &str, max: u8) -> Result<MoveText, MoveParseError> {
+        let take_square = |s, offset| take_square(s, offset, max);
         let (from, rest) = take_square(text, 0)?;
         let mut pos = text.len() - rest.len();
         let rest = match rest.strip_prefix('-') {
@@ -94,7 +101,7 @@ impl MoveText {
             None
         } else if let Some(mut list) = rest.strip_prefix('x') {
             pos += 1;
-            let mut set = BitBoard::EMPTY;
+            let mut set = SquareSet::EMPTY;
             loop {
                 let (sq, after) = take_square(list, pos)?;
                 set.insert(sq);
@@ -135,7 +142,7 @@ pub(crate) fn column_of(text: &str, byte: usize) -> usize {
 
 /// Reads a square at the start of `s` (which starts at byte `offset` of the whole
 /// text) and returns it with the rest.
-fn take_square(s: &str, offset: usize) -> Result<(Square, &str), MoveParseError> {
+fn take_square(s: &str, offset: usize, max: u8) -> Result<(Square, &str), MoveParseError> {
     let bytes = s.as_bytes();
     let file_len = usize::from(bytes.first().is_some_and(u8::is_ascii_lowercase));
     let digits = bytes[file_len..]
@@ -162,12 +169,11 @@ fn take_square(s: &str, offset: usize) -> Result<(Square, &str), MoveParseError>
             },
         });
     }
-    let sq = s[..end]
-        .parse::<Square>()
-        .map_err(|_| MoveParseError::BadSquare {
-            column: offset + 1,
-            text: s[..end].to_owned(),
-        })?;
+    let sq = Square::parse_up_to(&s[..end], max).map_err(|e| MoveParseError::BadSquare {
+        column: offset + 1,
+        text: s[..end].to_owned(),
+        max: e.max,
+    })?;
     Ok((sq, &s[end..]))
 }
 
@@ -183,7 +189,7 @@ impl FromStr for Move {
 
 /// The most moves a position can have: each empty square is reached from at most
 /// one piece per direction.
-pub const MAX_MOVES: usize = 4 * 121;
+pub const MAX_MOVES: usize = 4 * 169;
 
 /// A list of moves on the stack.
 #[derive(Clone)]
@@ -291,6 +297,10 @@ mod tests {
             assert_ne!(m.code(), Move::NONE.code());
             assert_eq!(Move::from_code(m.code()), m);
         }
+        for m in ["a1-m1", "m13-a13", "l12-l1", "k11-k13"] {
+            let m = MoveText::parse_up_to(m, 13).unwrap().mv;
+            assert_eq!(Move::from_code(m.code()), m);
+        }
         assert_eq!(Move::NONE.code(), 0);
         assert_eq!(Move::NONE.some(), None);
     }
@@ -313,5 +323,15 @@ mod tests {
             let err = MoveText::parse(text).unwrap_err();
             assert_eq!(err.column(), column, "{text}: {err}");
         }
+        // A 13x13 board's squares run to m13, no further.
+        assert_eq!(
+            MoveText::parse_up_to("e7-e12", 13).unwrap().mv.to_string(),
+            "e7-e12"
+        );
+        let err = MoveText::parse_up_to("m13-n13", 13).unwrap_err();
+        assert_eq!(err.column(), 5);
+        assert!(err.to_string().contains("files a-m, ranks 1-13"), "{err}");
+        let err = MoveText::parse("e7-e12").unwrap_err();
+        assert!(err.to_string().contains("files a-k, ranks 1-11"), "{err}");
     }
 }

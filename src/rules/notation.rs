@@ -11,6 +11,10 @@ use super::moves::column_of;
 use super::position::Position;
 use super::square::{MAX_SIZE, Piece, Side, Square};
 use super::variant::{Escape, Variant};
+use super::word::{Wide, Word};
+
+/// A set of squares of any board up to 13x13, in the 13x13 board's word.
+pub type SquareSet = BitBoard<Wide>;
 
 /// A parsed but unchecked position: what the string says, before any preset has
 /// looked at it (compare shakmaty's `Setup`).
@@ -25,9 +29,9 @@ use super::variant::{Escape, Variant};
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Setup {
     pub size: u8,
-    pub attackers: BitBoard,
-    pub defenders: BitBoard,
-    pub kings: BitBoard,
+    pub attackers: SquareSet,
+    pub defenders: SquareSet,
+    pub kings: SquareSet,
     pub turn: Side,
     pub plies_since_capture: u16,
 }
@@ -238,7 +242,10 @@ impl Setup {
 
     /// Checks the setup against a preset: board size, at most one king, no soldier
     /// on a restricted square.
-    pub fn into_position(self, variant: &'static Variant) -> Result<Position, InvalidPosition> {
+    pub fn into_position<W: Word>(
+        self,
+        variant: &'static Variant<W>,
+    ) -> Result<Position<W>, InvalidPosition> {
         if self.size != variant.size() {
             return Err(InvalidPosition::WrongSize {
                 variant: variant.id,
@@ -254,7 +261,7 @@ impl Setup {
             });
         }
         let soldiers = self.attackers | self.defenders;
-        if let Some(square) = (soldiers & variant.restricted).first() {
+        if let Some(square) = (soldiers & variant.restricted.convert()).first() {
             let piece = if self.attackers.contains(square) {
                 "an attacker"
             } else {
@@ -272,9 +279,9 @@ impl Setup {
         }
         Ok(Position::from_parts(
             variant,
-            self.attackers,
-            self.defenders,
-            self.kings,
+            self.attackers.convert(),
+            self.defenders.convert(),
+            self.kings.convert(),
             self.turn,
             self.plies_since_capture,
         ))
@@ -288,7 +295,7 @@ impl FromStr for Setup {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Parses a position string and checks it against `variant`.
     ///
     /// ```
@@ -298,12 +305,12 @@ impl Position {
     /// assert_eq!(pos.to_string(), "9/1K7/9/9/9/9/9/9/8t d 0");
     /// assert!(Position::parse(v, "9/1K7/9 d").is_err());
     /// ```
-    pub fn parse(variant: &'static Variant, s: &str) -> Result<Position, PositionError> {
+    pub fn parse(variant: &'static Variant<W>, s: &str) -> Result<Position<W>, PositionError> {
         Ok(Setup::parse(s)?.into_position(variant)?)
     }
 }
 
-impl fmt::Display for Position {
+impl<W: Word> fmt::Display for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let size = self.variant.size();
         for rank in (0..size).rev() {

@@ -221,22 +221,16 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
 }
 
 fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
-    // The board first: 13x13 gets its own answer.
+    // The board first.
     let dim = e
         .get("dim")
         .ok_or_else(|| refuse("dim", "the board size is missing (e.g. `dim:11`)"))?;
     let size: u8 = match dim.parse::<u8>() {
-        Ok(13) => {
-            return Err(refuse(
-                "dim",
-                "13x13 is not supported yet (branan plays 7x7, 9x9 and 11x11)",
-            ));
-        }
-        Ok(n @ (7 | 9 | 11)) => n,
+        Ok(n @ (7 | 9 | 11 | 13)) => n,
         _ => {
             return Err(refuse(
                 "dim",
-                format!("{dim:?} is not a board size branan plays (7, 9 or 11)"),
+                format!("{dim:?} is not a board size branan plays (7, 9, 11 or 13)"),
             ));
         }
     };
@@ -662,7 +656,8 @@ mod tests {
             ("", ""),
             ("dim:7", "start"),
             (start, "dim"),
-            ("dim:13 start:/13/", "dim"),
+            ("dim:15 start:/15/", "dim"),
+            ("dim:13 start:/13/", "start"),
             ("dim:8 start:/8/", "dim"),
             (&format!("dim:7 foo:y {start}"), "foo"),
             (&format!("dim:7 esc:x {start}"), "esc"),
@@ -694,7 +689,12 @@ mod tests {
             let e = parse(s).unwrap_err();
             assert_eq!(e.key(), key, "{s}: {e}");
         }
-        let e = parse("dim:13 start:/13/").unwrap_err();
-        assert!(e.to_string().contains("13x13 is not supported yet"), "{e}");
+        let thirteen = "/13/13/13/13/13/13/6K6/6t6/13/13/13/13/13/";
+        let r = parse(&format!("dim:13 start:{thirteen}")).unwrap();
+        assert_eq!(r.size, 13);
+        assert!(matches!(
+            r.build_any(),
+            Ok(crate::rules::AnyVariant::Wide(v)) if v.size() == 13
+        ));
     }
 }

@@ -5,6 +5,7 @@ use super::game::Game;
 use super::moves::Move;
 use super::position::Position;
 use super::repetition::RepetitionWindow;
+use super::word::Word;
 
 /// The number of move sequences of `depth` plies from the game's position, the
 /// game's history counting for repetition.
@@ -14,13 +15,13 @@ use super::repetition::RepetitionWindow;
 /// let game = Game::new(Position::start(Variant::by_id("brandubh").unwrap()));
 /// assert_eq!(perft(&game, 2), 960);
 /// ```
-pub fn perft(game: &Game, depth: u32) -> u64 {
+pub fn perft<W: Word>(game: &Game<W>, depth: u32) -> u64 {
     let mut keys = game.keys().to_vec();
     perft_inner(game.position(), &mut keys, depth)
 }
 
 /// Perft below each root move, in generation order: `(move, count)`.
-pub fn divide(game: &Game, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<W: Word>(game: &Game<W>, depth: u32) -> Vec<(Move, u64)> {
     let mut keys = game.keys().to_vec();
     let pos = game.position();
     if depth == 0 || game.outcome().is_some() {
@@ -39,7 +40,7 @@ pub fn divide(game: &Game, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-fn perft_inner(pos: &Position, keys: &mut Vec<u64>, depth: u32) -> u64 {
+fn perft_inner<W: Word>(pos: &Position<W>, keys: &mut Vec<u64>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }

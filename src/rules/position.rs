@@ -15,6 +15,7 @@ use super::repetition::RepetitionWindow;
 use super::square::{Piece, Side, Square};
 use super::threats::king_capture_squares;
 use super::variant::{RepetitionOutcome, Variant};
+use super::word::Word;
 use super::zobrist;
 
 /// A position of one preset. Always valid for its preset: built by
@@ -32,20 +33,20 @@ use super::zobrist;
 /// assert_eq!(next.to_string(), "2t4/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 1");
 /// ```
 #[derive(Clone, Copy)]
-pub struct Position {
-    pub(crate) variant: &'static Variant,
-    pub(crate) attackers: BitBoard,
+pub struct Position<W: Word = u128> {
+    pub(crate) variant: &'static Variant<W>,
+    pub(crate) attackers: BitBoard<W>,
     /// Defending soldiers, without the king.
-    pub(crate) defenders: BitBoard,
+    pub(crate) defenders: BitBoard<W>,
     /// The king's square, or empty once he is captured.
-    pub(crate) king: BitBoard,
+    pub(crate) king: BitBoard<W>,
     pub(crate) turn: Side,
     pub(crate) plies_since_capture: u16,
     pub(crate) key: u64,
 }
 
-impl PartialEq for Position {
-    fn eq(&self, other: &Position) -> bool {
+impl<W: Word> PartialEq for Position<W> {
+    fn eq(&self, other: &Position<W>) -> bool {
         self.variant.id == other.variant.id
             && self.attackers == other.attackers
             && self.defenders == other.defenders
@@ -55,17 +56,17 @@ impl PartialEq for Position {
     }
 }
 
-impl Eq for Position {}
+impl<W: Word> Eq for Position<W> {}
 
-impl fmt::Debug for Position {
+impl<W: Word> fmt::Debug for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} {})", self.variant.id, self)
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// The preset's starting position.
-    pub fn start(variant: &'static Variant) -> Position {
+    pub fn start(variant: &'static Variant<W>) -> Position<W> {
         match Position::parse(variant, variant.start) {
             Ok(pos) => pos,
             Err(e) => unreachable!("start position of {} is invalid: {e}", variant.id),
@@ -75,13 +76,13 @@ impl Position {
     /// Builds a position from its parts. The caller has checked that the sets are
     /// disjoint, on the board, and valid for the preset.
     pub(crate) fn from_parts(
-        variant: &'static Variant,
-        attackers: BitBoard,
-        defenders: BitBoard,
-        king: BitBoard,
+        variant: &'static Variant<W>,
+        attackers: BitBoard<W>,
+        defenders: BitBoard<W>,
+        king: BitBoard<W>,
         turn: Side,
         plies_since_capture: u16,
-    ) -> Position {
+    ) -> Position<W> {
         let mut pos = Position {
             variant,
             attackers,
@@ -95,7 +96,7 @@ impl Position {
         pos
     }
 
-    pub fn variant(&self) -> &'static Variant {
+    pub fn variant(&self) -> &'static Variant<W> {
         self.variant
     }
 
@@ -113,12 +114,12 @@ impl Position {
         self.key
     }
 
-    pub fn attackers(&self) -> BitBoard {
+    pub fn attackers(&self) -> BitBoard<W> {
         self.attackers
     }
 
     /// The defending soldiers (without the king).
-    pub fn defenders(&self) -> BitBoard {
+    pub fn defenders(&self) -> BitBoard<W> {
         self.defenders
     }
 
@@ -128,13 +129,13 @@ impl Position {
 
     /// Every occupied square.
     #[inline]
-    pub fn occupied(&self) -> BitBoard {
+    pub fn occupied(&self) -> BitBoard<W> {
         self.attackers | self.defenders | self.king
     }
 
     /// The pieces of `side` (the king counts for the defenders).
     #[inline]
-    pub fn pieces(&self, side: Side) -> BitBoard {
+    pub fn pieces(&self, side: Side) -> BitBoard<W> {
         match side {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders | self.king,
@@ -156,7 +157,7 @@ impl Position {
     /// The same board with the other side to move (the search's null move: a pass,
     /// which the rules do not allow). The no-capture counter does not move.
     #[inline]
-    pub fn null_move(&self) -> Position {
+    pub fn null_move(&self) -> Position<W> {
         let mut next = *self;
         next.turn = self.turn.opponent();
         next.key ^= zobrist::DEFENDERS_TO_MOVE;
@@ -167,13 +168,13 @@ impl Position {
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
         for sq in self.attackers {
-            key ^= zobrist::piece_key(Piece::Attacker, sq);
+            key ^= zobrist::key_of::<W>(Piece::Attacker, sq);
         }
         for sq in self.defenders {
-            key ^= zobrist::piece_key(Piece::Defender, sq);
+            key ^= zobrist::key_of::<W>(Piece::Defender, sq);
         }
         for sq in self.king {
-            key ^= zobrist::piece_key(Piece::King, sq);
+            key ^= zobrist::key_of::<W>(Piece::King, sq);
         }
         if self.turn == Side::Defenders {
             key ^= zobrist::DEFENDERS_TO_MOVE;
@@ -211,10 +212,10 @@ impl Position {
         // when `to` is among the squares the piece slides over. Otherwise the first
         // piece along the ray stands on the way (at `to` or before it).
         let occupied = self.occupied().0;
-        let from = m.from.index();
-        if self.variant.slide(from, dir, occupied) & (1u128 << m.to.index()) == 0 {
-            let at = first_blocker(self.variant.tables.rays, from, dir, occupied)
-                .map_or(m.to, |i| Square::from_index(i as u8));
+        let from = W::index(m.from) as usize;
+        if !self.variant.slide(from, dir, occupied).has(W::index(m.to)) {
+            let at = first_blocker(&self.variant.tables.rays, from, dir, occupied)
+                .map_or(m.to, |i| W::square(i as u32));
             return Err(IllegalMove::Blocked { at });
         }
         if !self.variant.may_stop(m.to, piece == Piece::King) {
@@ -228,7 +229,7 @@ impl Position {
 
     /// Plays `m` after checking it, returning the new position and the captured
     /// squares. The game-end rules are [`Game`](super::Game)'s: this only moves.
-    pub fn play(&self, m: Move) -> Result<(Position, BitBoard), IllegalMove> {
+    pub fn play(&self, m: Move) -> Result<(Position<W>, BitBoard<W>), IllegalMove> {
         self.check_move(m)?;
         let mut next = *self;
         let captures = next.play_unchecked(m);
@@ -238,7 +239,7 @@ impl Position {
     /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns
     /// the captured squares. Playing anything else leaves a nonsensical position.
     #[inline]
-    pub fn play_unchecked(&mut self, m: Move) -> BitBoard {
+    pub fn play_unchecked(&mut self, m: Move) -> BitBoard<W> {
         let from = BitBoard::from_square(m.from);
         let to = BitBoard::from_square(m.to);
         // A legal move moves a piece of the side to move.
@@ -257,7 +258,7 @@ impl Position {
                 Piece::Defender
             }
         };
-        self.key ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+        self.key ^= zobrist::key_of::<W>(piece, m.from) ^ zobrist::key_of::<W>(piece, m.to);
 
         let captures = self.captures_by(m.to, mover);
         if captures.is_empty() {
@@ -267,17 +268,17 @@ impl Position {
             match mover {
                 Side::Attackers => {
                     for sq in captures & self.defenders {
-                        self.key ^= zobrist::piece_key(Piece::Defender, sq);
+                        self.key ^= zobrist::key_of::<W>(Piece::Defender, sq);
                     }
                     for sq in captures & self.king {
-                        self.key ^= zobrist::piece_key(Piece::King, sq);
+                        self.key ^= zobrist::key_of::<W>(Piece::King, sq);
                     }
                     self.defenders &= !captures;
                     self.king &= !captures;
                 }
                 Side::Defenders => {
                     for sq in captures {
-                        self.key ^= zobrist::piece_key(Piece::Attacker, sq);
+                        self.key ^= zobrist::key_of::<W>(Piece::Attacker, sq);
                     }
                     self.attackers &= !captures;
                 }
@@ -291,10 +292,10 @@ impl Position {
 
     /// The enemy pieces that fall when a piece of `mover` has just arrived on `to`.
     #[inline]
-    fn captures_by(&self, to: Square, mover: Side) -> BitBoard {
+    fn captures_by(&self, to: Square, mover: Side) -> BitBoard<W> {
         let v = self.variant;
         let st = v.tables.steps;
-        let t = to.index();
+        let t = W::index(to) as usize;
         // `hammers` are the mover's pieces that capture with the one that moved:
         // the far pieces of pincers, the brackets and fronts of shieldwalls.
         let (hammers, prey) = match mover {
@@ -303,7 +304,7 @@ impl Position {
                 (self.defenders.0 | self.king.0, self.attackers.0)
             }
             // The king armed as one of the two only, or unarmed.
-            Side::Defenders if self.king.0 >> t & 1 != 0 => {
+            Side::Defenders if self.king.0.has(t as u32) => {
                 if !v.king_hammer {
                     return BitBoard::EMPTY;
                 }
@@ -314,11 +315,11 @@ impl Position {
         };
         let king = match mover {
             Side::Attackers => self.king.0,
-            Side::Defenders => 0,
+            Side::Defenders => W::ZERO,
         };
         // Every capture takes a piece next to `to`, a flanking shieldwall's too;
         // a shieldwall taken by any move is looked for apart.
-        if st.around[t] & (prey | king) == 0 {
+        if (st.around[t] & (prey | king)).is_zero() {
             if !v.features.shieldwall_flanking {
                 return BitBoard(self.any_move_shieldwalls(t, mover, hammers, prey | king));
             }
@@ -328,26 +329,26 @@ impl Position {
         let prey_side = mover.opponent() as usize;
         let hostile_empty = v.hostile_to[prey_side].0 & !occupied;
         let anvils = hammers | hostile_empty | (v.occupied_hostile_to[prey_side].0 & occupied);
-        let mut captures = 0;
+        let mut captures = W::ZERO;
         for dir in Direction::ALL {
             let q = st.one[dir.index()][t];
-            if q & prey != 0 {
-                if st.two[dir.index()][t] & anvils != 0 {
+            if !(q & prey).is_zero() {
+                if !(st.two[dir.index()][t] & anvils).is_zero() {
                     captures |= q;
                 }
-            } else if q & king != 0 {
+            } else if !(q & king).is_zero() {
                 // The king falls if `to` is a square where an attacker arriving
                 // captures him: asked of the board before this attacker came.
-                let before = !(1u128 << t);
+                let before = !W::bit(t as u32);
                 let k = q.trailing_zeros() as usize;
                 let squares =
                     king_capture_squares(v, k, self.attackers.0 & before, occupied & before);
-                if squares >> t & 1 != 0 {
+                if squares.has(t as u32) {
                     captures |= q;
                 }
             }
         }
-        if v.features.shieldwall && v.geometry.edges.0 >> t & 1 != 0 {
+        if v.features.shieldwall && v.geometry.edges.0.has(t as u32) {
             captures |= edges::shieldwall(self, t, hammers, prey | king, hostile_empty);
         }
         if !v.features.shieldwall_flanking {
@@ -360,13 +361,13 @@ impl Position {
     /// arrived on `to` among the enclosing pieces), where the shieldwall needs no
     /// flanking move: every row along an edge that is bracketed and faced.
     #[cold]
-    fn any_move_shieldwalls(&self, to: usize, mover: Side, hammers: u128, prey: u128) -> u128 {
+    fn any_move_shieldwalls(&self, to: usize, mover: Side, hammers: W, prey: W) -> W {
         let v = self.variant;
         let occupied = self.occupied().0;
         let hostile_empty = v.hostile_to[mover.opponent() as usize].0 & !occupied;
         // The piece that moved encloses too (a king armed as hammer only is not
         // in `hammers`).
-        edges::enclosed_rows(self, hammers | 1u128 << to, prey, hostile_empty)
+        edges::enclosed_rows(self, hammers | W::bit(to as u32), prey, hostile_empty)
     }
 
     /// The end of the game, in the rules document's order, with `repetitions` the
@@ -439,7 +440,7 @@ impl Position {
     /// The empty edge squares where a piece of `side` arriving takes a row by the
     /// shieldwall rule (none where the preset has no such rule).
     #[inline]
-    pub(crate) fn shieldwall_targets(&self, side: Side) -> BitBoard {
+    pub(crate) fn shieldwall_targets(&self, side: Side) -> BitBoard<W> {
         if self.variant.features.shieldwall {
             BitBoard(edges::shieldwall_targets(self, side))
         } else {

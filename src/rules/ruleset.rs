@@ -18,9 +18,10 @@ use super::variant::{
     Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares, Variant,
 };
+use super::word::{Wide, Word};
 
-/// The board sizes branan plays: odd, 7 to 11.
-pub const SIZES: std::ops::RangeInclusive<u8> = 7..=11;
+/// The board sizes branan plays: odd, 7 to 13.
+pub const SIZES: std::ops::RangeInclusive<u8> = 7..=13;
 /// The occurrences a repetition rule may end the game on.
 pub const REPETITION_OCCURRENCES: std::ops::RangeInclusive<u8> = 2..=5;
 /// The plies a no-capture limit may count: from one full move to a thousand plies.
@@ -37,7 +38,7 @@ pub const MAX_CUSTOM_VARIANTS: usize = 10_000;
 pub struct RuleSet {
     /// Cosmetic: not part of the canonical id, and not kept in the built variant.
     pub name: Option<String>,
-    /// The board's side length: odd, 7 to 11.
+    /// The board's side length: odd, 7 to 13.
     pub size: u8,
     /// The start, in branan's position notation (OpenTafl's rank-one-first rows are
     /// accepted too); the side to move and the counter may be given.
@@ -64,7 +65,7 @@ pub enum RuleSetError {
     )]
     SizeNotYet { size: u8 },
     #[error(
-        "board_size: a {size}x{size} board is not a tafl board branan plays (odd sizes 7 to 11)"
+        "board_size: a {size}x{size} board is not a tafl board branan plays (odd sizes 7 to 13)"
     )]
     BadSize { size: u8 },
     #[error("start_position: {0}")]
@@ -159,7 +160,7 @@ impl RuleSetError {
 impl RuleSet {
     /// The rule set of a preset (round-trips: `RuleSet::of(v).build()` returns `v`
     /// itself).
-    pub fn of(v: &Variant) -> RuleSet {
+    pub fn of<W: Word>(v: &Variant<W>) -> RuleSet {
         RuleSet {
             name: Some(v.name.to_owned()),
             size: v.size(),
@@ -277,9 +278,6 @@ impl RuleSet {
                 return Err(RuleSetError::NameTooLong { chars });
             }
         }
-        if self.size == 13 {
-            return Err(RuleSetError::SizeNotYet { size: self.size });
-        }
         if !SIZES.contains(&self.size) || self.size.is_multiple_of(2) {
             return Err(RuleSetError::BadSize { size: self.size });
         }
@@ -330,9 +328,18 @@ impl RuleSet {
                 });
             }
         }
-        let probe = self.variant("", "", "", "");
+        if self.size > u128::MAX_SIZE {
+            self.check_setup(&setup, &self.variant::<Wide>("", "", "", ""))?;
+        } else {
+            self.check_setup(&setup, &self.variant::<u128>("", "", "", ""))?;
+        }
+        Ok(canonical_setup(&setup))
+    }
+
+    /// The start's pieces against the special squares of `probe` (these rules).
+    fn check_setup<W: Word>(&self, setup: &Setup, probe: &Variant<W>) -> Result<(), RuleSetError> {
         let soldiers = setup.attackers | setup.defenders;
-        if let Some(square) = (soldiers & probe.restricted).first() {
+        if let Some(square) = (soldiers & probe.restricted.convert()).first() {
             return Err(RuleSetError::OnRestricted {
                 square,
                 piece: if setup.attackers.contains(square) {
@@ -347,16 +354,39 @@ impl RuleSet {
                 },
             });
         }
-        if let Some(square) = (setup.kings & probe.escape_squares).first() {
+        if let Some(square) = (setup.kings & probe.escape_squares.convert()).first() {
             return Err(RuleSetError::KingEscaped { square });
         }
-        Ok(canonical_setup(&setup))
+        Ok(())
     }
 
     /// Validates and returns the variant: the preset itself when the rules equal a
     /// preset's, else an interned custom variant (same canonical id, same
     /// `&'static`).
+    ///
+    /// The variant of a 13x13 board lives in a wider word: see
+    /// [`RuleSet::build_any`]; here it is refused, as before.
     pub fn build(&self) -> Result<&'static Variant, RuleSetError> {
+        if self.size > u128::MAX_SIZE {
+            // Refused as before 13x13 boards were played: the name first, then
+            // the size, before the start is read.
+            if let Some(name) = &self.name {
+                let chars = name.chars().count();
+                if chars > MAX_NAME_CHARS {
+                    return Err(RuleSetError::NameTooLong { chars });
+                }
+            }
+            return Err(RuleSetError::SizeNotYet { size: self.size });
+        }
+        match self.build_any()? {
+            AnyVariant::Narrow(v) => Ok(v),
+            AnyVariant::Wide(_) => Err(RuleSetError::SizeNotYet { size: self.size }),
+        }
+    }
+
+    /// [`RuleSet::build`] for every board size: the variant in the word of its
+    /// board.
+    pub fn build_any(&self) -> Result<AnyVariant, RuleSetError> {
         let start = self.validate()?;
         let mut canonical = RuleSet {
             name: None,
@@ -368,7 +398,7 @@ impl RuleSet {
         }
         let text = canonical.canonical_text();
         if let Some(p) = preset_of(&text) {
-            return Ok(p);
+            return Ok(AnyVariant::Narrow(p));
         }
         let id = id_of(&text);
         let mut registry = registry().lock().unwrap_or_else(|e| e.into_inner());
@@ -386,16 +416,27 @@ impl RuleSet {
         let id_static: &'static str = Box::leak(id.clone().into_boxed_str());
         let name: &'static str = Box::leak(format!("Custom rules {id}").into_boxed_str());
         let start: &'static str = Box::leak(canonical.start.clone().into_boxed_str());
-        let variant: &'static Variant = Box::leak(Box::new(canonical.variant(
-            id_static,
-            name,
-            CUSTOM_SOURCE,
-            start,
-        )));
+        let (variant, over) = if canonical.size > u128::MAX_SIZE {
+            let v: &'static Variant<Wide> = Box::leak(Box::new(canonical.variant(
+                id_static,
+                name,
+                CUSTOM_SOURCE,
+                start,
+            )));
+            (AnyVariant::Wide(v), Position::start(v).outcome(1))
+        } else {
+            let v: &'static Variant = Box::leak(Box::new(canonical.variant(
+                id_static,
+                name,
+                CUSTOM_SOURCE,
+                start,
+            )));
+            (AnyVariant::Narrow(v), Position::start(v).outcome(1))
+        };
         // A start that is already over is refused; a position needs a `'static`
         // variant, so the refusal is remembered in the registry like a success
         // and counts towards its bound.
-        let entry = match Position::start(variant).outcome(1) {
+        let entry = match over {
             Some(end) => Err(RuleSetError::StartOver {
                 reason: end.reason.name(),
             }),
@@ -406,13 +447,13 @@ impl RuleSet {
     }
 
     /// The variant of these rules, with the given texts (unchecked).
-    fn variant(
+    fn variant<W: Word>(
         &self,
         id: &'static str,
         name: &'static str,
         source: &'static str,
         start: &'static str,
-    ) -> Variant {
+    ) -> Variant<W> {
         Variant::new(
             id,
             name,
@@ -456,7 +497,35 @@ pub(crate) const fn king_arms_name(a: KingArms) -> &'static str {
 const CUSTOM_DESCRIPTION: &str = "A rule set sent by a client.";
 const CUSTOM_SOURCE: &str = "rules sent with the request";
 
-type Entry = Result<&'static Variant, RuleSetError>;
+type Entry = Result<AnyVariant, RuleSetError>;
+
+/// A variant of any board size, in the word of its board: the handle code that
+/// serves every size holds, matching once to reach the monomorphised rules.
+#[derive(Clone, Copy, Debug)]
+pub enum AnyVariant {
+    /// Boards up to 11x11 (every preset).
+    Narrow(&'static Variant),
+    /// The 13x13 board.
+    Wide(&'static Variant<Wide>),
+}
+
+impl AnyVariant {
+    /// The variant's id (a preset's, or a custom rule set's canonical id).
+    pub fn id(&self) -> &'static str {
+        match self {
+            AnyVariant::Narrow(v) => v.id,
+            AnyVariant::Wide(v) => v.id,
+        }
+    }
+
+    /// The board's side length.
+    pub fn size(&self) -> u8 {
+        match self {
+            AnyVariant::Narrow(v) => v.size(),
+            AnyVariant::Wide(v) => v.size(),
+        }
+    }
+}
 
 /// The registry of custom variants, by canonical id.
 /// A refused start is kept too (see [`RuleSet::build`]).
@@ -494,18 +563,25 @@ fn preset_of(text: &str) -> Option<&'static Variant> {
         .map(|i| &Variant::all()[i])
 }
 
-impl Variant {
+impl<W: Word> Variant<W> {
     /// The canonical id of this variant's rules (see [`RuleSet::canonical_id`]):
     /// for a preset the id its rules would get if sent as data.
     pub fn rules_id(&self) -> &'static str {
         let all = Variant::all();
-        match all.iter().position(|p| std::ptr::eq(p, self)) {
+        match all.iter().position(|p| std::ptr::addr_eq(p, self)) {
             Some(i) => preset_texts()[i].1.as_str(),
             // A custom variant's id is its canonical id.
             None => self.id,
         }
     }
 
+    /// Whether this is one of the presets (not a custom rule set).
+    pub fn is_preset(&self) -> bool {
+        Variant::all().iter().any(|p| std::ptr::addr_eq(p, self))
+    }
+}
+
+impl Variant {
     /// The variant whose rules have this canonical id: a preset, or a custom rule
     /// set this process has built. `None` for an id never built here.
     pub fn by_rules_id(id: &str) -> Option<&'static Variant> {
@@ -513,14 +589,10 @@ impl Variant {
             return Some(&Variant::all()[i]);
         }
         let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
-        registry
-            .get(id)
-            .and_then(|(_, entry)| entry.as_ref().ok().copied())
-    }
-
-    /// Whether this is one of the presets (not a custom rule set).
-    pub fn is_preset(&self) -> bool {
-        Variant::all().iter().any(|p| std::ptr::eq(p, self))
+        registry.get(id).and_then(|(_, entry)| match entry {
+            Ok(AnyVariant::Narrow(v)) => Some(*v),
+            _ => None,
+        })
     }
 }
 
@@ -682,7 +754,7 @@ mod tests {
         let cases: Vec<(RuleSet, &str)> = vec![
             (
                 RuleSet {
-                    size: 13,
+                    size: 15,
                     ..base.clone()
                 },
                 "board_size",
@@ -791,13 +863,30 @@ mod tests {
             assert_eq!(e.field(), field, "{e}");
             assert!(e.to_string().starts_with(field), "{e}");
         }
+        // A 13x13 board is checked like any other; `build` (the narrow word of
+        // the boards up to 11x11) refuses it, `build_any` builds it wide.
+        let wide = RuleSet {
+            size: 13,
+            start: "13/13/13/13/13/6t6/5tKt5/6t6/13/13/13/13/13 a".into(),
+            ..base.clone()
+        };
+        let e = wide.build().unwrap_err();
+        assert!(e.to_string().contains("13x13"), "{e}");
         let e = RuleSet {
             size: 13,
             ..base.clone()
         }
-        .build()
+        .build_any()
         .unwrap_err();
-        assert!(e.to_string().contains("13x13"), "{e}");
+        assert_eq!(e.field(), "start_position", "{e}");
+        match wide.build_any() {
+            Ok(AnyVariant::Wide(v)) => {
+                assert_eq!(v.size(), 13);
+                // Each attacker: five squares to the edge one way, six each side.
+                assert_eq!(Position::start(v).legal_moves().len(), 4 * 17);
+            }
+            other => panic!("{other:?}"),
+        }
         let e = RuleSet {
             start: "t6/7/7/3K3/7/7/7 a".into(),
             ..base.clone()

@@ -7,45 +7,46 @@ use super::bitboard::BitBoard;
 use super::direction::Direction;
 use super::moves::Move;
 use super::position::Position;
-use super::rays::{NEVER_OPEN, Rays, first_blocker, slides};
-use super::square::{STRIDE, Side, Square};
+use super::rays::{Rays, first_blocker, never_open, slides};
+use super::square::Side;
 use super::variant::{Escape, KingCapture, Variant};
+use super::word::Word;
 
 #[inline(always)]
-const fn bit(sq: usize) -> u128 {
-    1u128 << sq
+fn bit<W: Word>(sq: usize) -> W {
+    W::bit(sq as u32)
 }
 
 /// The king's open lines: rays with nothing on them that end on an escape square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Lines {
+pub struct Lines<W: Word = u128> {
     /// How many lines are open (a king in the middle of an edge-escape board may
     /// have up to four).
     pub count: u32,
     /// The squares of the open lines (the escape squares included).
-    pub path: u128,
+    pub path: W,
 }
 
 /// The open lines of a king standing on `k` in preset `v` with the board
 /// occupied by `occ`.
 #[inline]
-pub(crate) fn lines_from(v: &Variant, k: usize, occ: u128) -> Lines {
+pub(crate) fn lines_from<W: Word>(v: &Variant<W>, k: usize, occ: W) -> Lines<W> {
     // Corner presets keep their (at most two) rays per square in the first two
     // slots of the table.
     match v.escape {
-        Escape::Corners => lines_in::<2>(v.tables.escape, k, occ),
-        Escape::Edges => lines_in::<4>(v.tables.escape, k, occ),
+        Escape::Corners => lines_in::<2, W>(v.tables.escape, k, occ),
+        Escape::Edges => lines_in::<4, W>(v.tables.escape, k, occ),
     }
 }
 
 /// [`lines_from`] over the first `N` slots of the escape rays.
 #[inline(always)]
-fn lines_in<const N: usize>(esc: &Rays, k: usize, occ: u128) -> Lines {
+fn lines_in<const N: usize, W: Word>(esc: &Rays<W>, k: usize, occ: W) -> Lines<W> {
     let mut lines = Lines::default();
-    let occ = occ | NEVER_OPEN;
+    let occ = occ | never_open::<W>();
     for dir_rays in &esc[..N] {
         let ray = dir_rays[k];
-        if ray & occ == 0 {
+        if (ray & occ).is_zero() {
             lines.count += 1;
             lines.path |= ray;
         }
@@ -55,7 +56,7 @@ fn lines_in<const N: usize>(esc: &Rays, k: usize, occ: u128) -> Lines {
 
 /// The squares with a ray to an escape square (the edges, in corner presets).
 #[inline]
-pub(crate) fn line_squares(v: &Variant) -> u128 {
+pub(crate) fn line_squares<W: Word>(v: &Variant<W>) -> W {
     match v.escape {
         Escape::Corners => v.geometry.edges.0,
         Escape::Edges => v.geometry.board.0,
@@ -66,27 +67,27 @@ pub(crate) fn line_squares(v: &Variant) -> u128 {
 /// him, on the board of `attackers` with `occ` occupied (whether an attacker can
 /// get there is not asked).
 #[inline]
-pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: u128) -> u128 {
+pub(crate) fn king_capture_squares<W: Word>(v: &Variant<W>, k: usize, attackers: W, occ: W) -> W {
     let g = &v.geometry;
     let around = v.tables.steps.around[k];
     // Where an attacker may arrive next to the king.
     let free = around & !occ & !v.restricted.0;
-    if free == 0 {
-        return 0;
+    if free.is_zero() {
+        return W::ZERO;
     }
     // A side of the king is hostile when an attacker, or an empty square hostile
     // to him (the throne, a corner, as the rules say), is there.
     let anvils = attackers | (v.king_anvils.0 & !occ);
     // Every rule needs a hostile side next to him already.
-    if around & anvils == 0 {
-        return 0;
+    if (around & anvils).is_zero() {
+        return W::ZERO;
     }
     // The free sides whose opposite side is hostile: each hostile side mirrored
     // through him (a step of one square either way is a shift by two steps;
     // mirrors that do not land next to him fall outside `free`).
     let custodial = || {
         let a = anvils & around;
-        let two_ranks = 2 * STRIDE as u32;
+        let two_ranks = 2 * W::STRIDE;
         ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
     };
     // Where he is strong: the one free side of a king whose other three sides are
@@ -97,12 +98,12 @@ pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: 
         if (on_board_only || around.count_ones() == 4) && missing.count_ones() == 1 {
             missing & free
         } else {
-            0
+            W::ZERO
         }
     };
-    let king = bit(k);
-    let on_throne = v.throne.0 & king != 0;
-    let beside_throne = !v.throne.is_empty() && g.beside_throne.0 & king != 0;
+    let king = bit::<W>(k);
+    let on_throne = !(v.throne.0 & king).is_zero();
+    let beside_throne = !v.throne.is_empty() && !(g.beside_throne.0 & king).is_zero();
     let strong = match v.king_capture {
         KingCapture::Weak => false,
         KingCapture::ThroneFour => on_throne,
@@ -113,12 +114,12 @@ pub(crate) fn king_capture_squares(v: &Variant, k: usize, attackers: u128, occ: 
     if strong { enclosed(false) } else { custodial() }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// The king's open lines (none without a king).
     #[inline(always)]
-    pub fn king_lines(&self) -> Lines {
+    pub fn king_lines(&self) -> Lines<W> {
         let v = self.variant;
-        if self.king.0 & line_squares(v) == 0 {
+        if (self.king.0 & line_squares(v)).is_zero() {
             return Lines::default();
         }
         lines_from(v, self.king.0.trailing_zeros() as usize, self.occupied().0)
@@ -127,20 +128,20 @@ impl Position {
     /// The squares among `within` that the king can reach and from which a line
     /// to an escape square would be open (an escape in two moves).
     #[inline]
-    pub fn king_line_openers(&self, within: BitBoard) -> BitBoard {
+    pub fn king_line_openers(&self, within: BitBoard<W>) -> BitBoard<W> {
         let Some(k) = self.king() else {
             return BitBoard::EMPTY;
         };
         let v = self.variant;
-        let k = k.index();
+        let k = W::index(k) as usize;
         let occ = self.occupied().0;
-        let without_king = occ & !bit(k);
+        let without_king = occ & !bit::<W>(k);
         // Only a square with a ray to an escape square can open a line.
         let mut targets = slides(v.tables.rays, k, occ) & line_squares(v) & within.0;
-        let mut openers = 0;
-        while targets != 0 {
+        let mut openers = W::ZERO;
+        while !targets.is_zero() {
             let t = targets.trailing_zeros() as usize;
-            targets &= targets - 1;
+            targets &= targets.minus_one();
             if lines_from(v, t, without_king).count > 0 {
                 openers |= bit(t);
             }
@@ -150,9 +151,9 @@ impl Position {
 
     /// The squares next to the king (none without a king).
     #[inline]
-    pub fn around_king(&self) -> BitBoard {
+    pub fn around_king(&self) -> BitBoard<W> {
         match self.king() {
-            Some(k) => BitBoard(self.variant.tables.steps.around[k.index()]),
+            Some(k) => BitBoard(self.variant.tables.steps.around[W::index(k) as usize]),
             None => BitBoard::EMPTY,
         }
     }
@@ -161,7 +162,7 @@ impl Position {
     /// defenders to move, it is the threat they must meet).
     pub fn king_capture_move(&self) -> Option<Move> {
         let king = self.king.0;
-        if king == 0 {
+        if king.is_zero() {
             return None;
         }
         let k = king.trailing_zeros() as usize;
@@ -169,24 +170,24 @@ impl Position {
         let occ = self.occupied().0;
         let att = self.attackers.0;
         let targets = king_capture_squares(v, k, att, occ);
-        if targets == 0 {
+        if targets.is_zero() {
             return None;
         }
         let st = v.tables.steps;
         let r = v.tables.rays;
         for d in Direction::ALL {
             let n = st.one[d.index()][k] & targets;
-            if n == 0 {
+            if n.is_zero() {
                 continue;
             }
             let n = n.trailing_zeros() as usize;
             for d2 in Direction::ALL {
                 if let Some(b) = first_blocker(r, n, d2, occ)
-                    && att & bit(b) != 0
+                    && att.has(b as u32)
                 {
                     return Some(Move {
-                        from: Square::from_index(b as u8),
-                        to: Square::from_index(n as u8),
+                        from: W::square(b as u32),
+                        to: W::square(n as u32),
                     });
                 }
             }
@@ -198,7 +199,7 @@ impl Position {
     /// soldier (custodial capture against a friendly piece or an empty hostile
     /// square, or a shieldwall).
     #[inline]
-    pub fn capture_squares(&self, side: Side) -> BitBoard {
+    pub fn capture_squares(&self, side: Side) -> BitBoard<W> {
         let v = self.variant;
         let g = &v.geometry;
         let occ = self.occupied().0;
@@ -286,20 +287,20 @@ mod tests {
                 let mut defenders = 0u128;
                 for sq in g.board {
                     let i = sq.index();
-                    if i == k || v.restricted.0 & bit(i) != 0 {
+                    if i == k || v.restricted.0 & bit::<u128>(i) != 0 {
                         continue;
                     }
-                    let near = st.around[k] & bit(i) != 0;
+                    let near = st.around[k] & bit::<u128>(i) != 0;
                     match rng.next() % if near { 4 } else { 12 } {
-                        0 | 1 => attackers |= bit(i),
-                        2 => defenders |= bit(i),
+                        0 | 1 => attackers |= bit::<u128>(i),
+                        2 => defenders |= bit::<u128>(i),
                         _ => {}
                     }
                 }
                 let mut pos = Position::start(v);
                 pos.attackers = BitBoard(attackers);
                 pos.defenders = BitBoard(defenders);
-                pos.king = BitBoard(bit(k));
+                pos.king = BitBoard(bit::<u128>(k));
                 pos.turn = Side::Attackers;
                 pos.key = pos.compute_key();
                 if pos.is_decided() {

@@ -4,7 +4,8 @@
 use super::bitboard::BitBoard;
 use super::direction::Direction;
 use super::rays::Tables;
-use super::square::{MAX_SIZE, STRIDE, Side, Square};
+use super::square::{Side, Square};
+use super::word::Word;
 
 /// Where the king escapes to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -71,78 +72,66 @@ pub enum NoMovesOutcome {
 
 /// Precomputed squares and neighbours of one board size.
 #[derive(Clone, Copy, Debug)]
-pub struct Geometry {
+pub struct Geometry<W: Word = u128> {
     pub size: u8,
-    pub board: BitBoard,
+    pub board: BitBoard<W>,
     pub throne: Square,
-    pub corners: BitBoard,
-    pub edges: BitBoard,
+    pub corners: BitBoard<W>,
+    pub edges: BitBoard<W>,
     /// Squares next to the throne.
-    pub beside_throne: BitBoard,
+    pub beside_throne: BitBoard<W>,
     /// Board minus file `a`: where a shift east may land.
-    pub(crate) not_first_file: BitBoard,
+    pub(crate) not_first_file: BitBoard<W>,
     /// Board minus the last file: where a shift west may land.
-    pub(crate) not_last_file: BitBoard,
-    /// `neighbour[dir][sq]`: the next square in direction `dir` (N, E, S, W), or
-    /// `NONE` past the edge.
-    pub(crate) neighbour: [[u8; 128]; 4],
+    pub(crate) not_last_file: BitBoard<W>,
+    /// `neighbour[dir][bit]`: the bit of the next square in direction `dir` (N,
+    /// E, S, W), or `NONE` past the edge.
+    pub(crate) neighbour: [W::Table<u8>; 4],
 }
 
 /// `b`'s squares where `on`, else none.
-const fn pick(on: bool, b: BitBoard) -> u128 {
-    if on { b.0 } else { 0 }
+fn pick<W: Word>(on: bool, b: BitBoard<W>) -> W {
+    if on { b.0 } else { W::ZERO }
 }
 
 /// No square (past the edge).
 pub(crate) const NONE: u8 = u8::MAX;
 
-impl Geometry {
-    pub const fn new(size: u8) -> Geometry {
-        assert!(size >= 5 && size <= MAX_SIZE && size % 2 == 1);
+impl<W: Word> Geometry<W> {
+    pub fn new(size: u8) -> Geometry<W> {
+        assert!(size >= 5 && size <= W::MAX_SIZE && size % 2 == 1);
         let last = size - 1;
-        let corners = BitBoard(
-            BitBoard::from_square(Square::new(0, 0)).0
-                | BitBoard::from_square(Square::new(last, 0)).0
-                | BitBoard::from_square(Square::new(0, last)).0
-                | BitBoard::from_square(Square::new(last, last)).0,
-        );
-        let edges = BitBoard(
-            BitBoard::file(size, 0).0
-                | BitBoard::file(size, last).0
-                | BitBoard::rank(size, 0).0
-                | BitBoard::rank(size, last).0,
-        );
+        let sq = |f, r| BitBoard::<W>::from_square(Square::new(f, r));
+        let corners = sq(0, 0) | sq(last, 0) | sq(0, last) | sq(last, last);
+        let edges = BitBoard::file(size, 0)
+            | BitBoard::file(size, last)
+            | BitBoard::rank(size, 0)
+            | BitBoard::rank(size, last);
         let board = BitBoard::board(size);
         let mid = size / 2;
         let throne = Square::new(mid, mid);
-        let mut neighbour = [[NONE; 128]; 4];
-        let mut rank = 0;
-        while rank < size {
-            let mut file = 0;
-            while file < size {
-                let i = (rank * STRIDE + file) as usize;
+        let mut neighbour = [W::table(NONE); 4];
+        let stride = W::STRIDE as u8;
+        for rank in 0..size {
+            for file in 0..size {
+                let i = W::index(Square::new(file, rank)) as u8;
+                let n = &mut neighbour;
                 if rank + 1 < size {
-                    neighbour[0][i] = i as u8 + STRIDE;
+                    n[0][i as usize] = i + stride;
                 }
                 if file + 1 < size {
-                    neighbour[1][i] = i as u8 + 1;
+                    n[1][i as usize] = i + 1;
                 }
                 if rank > 0 {
-                    neighbour[2][i] = i as u8 - STRIDE;
+                    n[2][i as usize] = i - stride;
                 }
                 if file > 0 {
-                    neighbour[3][i] = i as u8 - 1;
+                    n[3][i as usize] = i - 1;
                 }
-                file += 1;
             }
-            rank += 1;
         }
-        let beside_throne = BitBoard(
-            BitBoard::from_square(Square::new(mid - 1, mid)).0
-                | BitBoard::from_square(Square::new(mid + 1, mid)).0
-                | BitBoard::from_square(Square::new(mid, mid - 1)).0
-                | BitBoard::from_square(Square::new(mid, mid + 1)).0,
-        );
+        let beside_throne =
+            sq(mid - 1, mid) | sq(mid + 1, mid) | sq(mid, mid - 1) | sq(mid, mid + 1);
         Geometry {
             size,
             board,
@@ -150,8 +139,8 @@ impl Geometry {
             corners,
             edges,
             beside_throne,
-            not_first_file: BitBoard(board.0 & !BitBoard::file(size, 0).0),
-            not_last_file: BitBoard(board.0 & !BitBoard::file(size, last).0),
+            not_first_file: board.without(BitBoard::file(size, 0)),
+            not_last_file: board.without(BitBoard::file(size, last)),
             neighbour,
         }
     }
@@ -159,18 +148,18 @@ impl Geometry {
     /// The next square from `sq` in direction `dir` (0 N, 1 E, 2 S, 3 W).
     #[inline]
     pub fn step(&self, sq: Square, dir: Direction) -> Option<Square> {
-        let n = self.neighbour[dir.index()][sq.index()];
-        (n != NONE).then(|| Square::from_index(n))
+        let n = self.neighbour[dir.index()][W::index(sq) as usize];
+        (n != NONE).then(|| W::square(u32::from(n)))
     }
 
     /// Shift every square of `b` one step in direction `dir`, dropping those that
     /// fall off the board.
     #[inline]
-    pub(crate) fn shift(&self, b: BitBoard, dir: Direction) -> BitBoard {
+    pub(crate) fn shift(&self, b: BitBoard<W>, dir: Direction) -> BitBoard<W> {
         match dir {
-            Direction::North => BitBoard((b.0 << STRIDE) & self.board.0),
+            Direction::North => BitBoard((b.0 << W::STRIDE) & self.board.0),
             Direction::East => BitBoard((b.0 << 1) & self.not_first_file.0),
-            Direction::South => BitBoard(b.0 >> STRIDE),
+            Direction::South => BitBoard(b.0 >> W::STRIDE),
             Direction::West => BitBoard((b.0 >> 1) & self.not_last_file.0),
         }
     }
@@ -344,7 +333,7 @@ impl SpecialSquares {
 
 /// One rule set ("preset"): everything that differs between the games branan plays.
 #[derive(Debug)]
-pub struct Variant {
+pub struct Variant<W: Word = u128> {
     /// Stable identifier used by the API, e.g. `brandubh`.
     pub id: &'static str,
     pub name: &'static str,
@@ -369,38 +358,38 @@ pub struct Variant {
     pub king_hammer: bool,
     /// Whether the king is an anvil ([`Features::king_anvil`]).
     pub king_anvil: bool,
-    pub geometry: Geometry,
+    pub geometry: Geometry<W>,
     /// Squares no soldier may stop on: the throne, and the corners in corner presets.
-    pub restricted: BitBoard,
+    pub restricted: BitBoard<W>,
     /// The throne and the corners: whether there is a throne, whom they are
     /// hostile to.
     pub squares: SpecialSquares,
     /// The throne's square, or no square on a board without a throne.
-    pub throne: BitBoard,
+    pub throne: BitBoard<W>,
     /// Squares that are hostile to some soldiers while empty (the union of
     /// `hostile_to`).
-    pub hostile: BitBoard,
+    pub hostile: BitBoard<W>,
     /// `hostile_to[side]`: the squares hostile to the soldiers of `side`
     /// (0 attackers, 1 defenders) while empty.
-    pub hostile_to: [BitBoard; 2],
+    pub hostile_to: [BitBoard<W>; 2],
     /// `occupied_hostile_to[side]`: the squares hostile to the soldiers of `side`
     /// while occupied (the throne, where so).
-    pub occupied_hostile_to: [BitBoard; 2],
+    pub occupied_hostile_to: [BitBoard<W>; 2],
     /// Empty squares that count as an attacker beside the king, in every king
     /// capture rule.
-    pub king_anvils: BitBoard,
+    pub king_anvils: BitBoard<W>,
     /// Squares where the king has escaped.
-    pub escape_squares: BitBoard,
+    pub escape_squares: BitBoard<W>,
     /// Empty squares that count as an attacker against the king in a two-sided
     /// capture ("anvils"): the search's view of [`Variant::king_anvils`].
-    pub king_hostile: BitBoard,
+    pub king_hostile: BitBoard<W>,
     /// The board's ray and step tables.
-    pub(super) tables: Tables,
+    pub(super) tables: Tables<W>,
 }
 
-impl Variant {
+impl<W: Word> Variant<W> {
     #[allow(clippy::too_many_arguments)]
-    pub(super) const fn new(
+    pub(super) fn new(
         id: &'static str,
         name: &'static str,
         description: &'static str,
@@ -416,8 +405,8 @@ impl Variant {
         attackers_eliminated_wins: bool,
         features: Features,
         squares: SpecialSquares,
-    ) -> Variant {
-        let geometry = Geometry::new(size);
+    ) -> Variant<W> {
+        let geometry = Geometry::<W>::new(size);
         let squares = squares.normalized(escape, king_capture, features.king_anvil());
         let throne = if squares.throne {
             BitBoard::from_square(geometry.throne)
@@ -433,7 +422,7 @@ impl Variant {
             Escape::Corners => geometry.corners,
             Escape::Edges => geometry.edges,
         };
-        let hostile_to = [
+        let hostile_to: [BitBoard<W>; 2] = [
             BitBoard(
                 pick(squares.empty_throne_hostile.attackers, throne)
                     | pick(squares.corners_hostile.attackers, corner_squares),
@@ -454,7 +443,7 @@ impl Variant {
         let king_hostile = match king_capture {
             KingCapture::Weak => king_anvils,
             KingCapture::ThroneFourBesideThree | KingCapture::ThroneFour => {
-                BitBoard(king_anvils.0 & corner_squares.0)
+                king_anvils.intersect(corner_squares)
             }
             // The search looks at two-sided captures only; beside the throne the
             // rules count the throne as a side.
@@ -498,22 +487,6 @@ impl Variant {
         self.geometry.size
     }
 
-    /// Looks a preset up by its id.
-    ///
-    /// ```
-    /// let v = branan::rules::Variant::by_id("tablut").unwrap();
-    /// assert_eq!(v.size(), 9);
-    /// assert!(branan::rules::Variant::by_id("chess").is_none());
-    /// ```
-    pub fn by_id(id: &str) -> Option<&'static Variant> {
-        VARIANTS.iter().find(|v| v.id == id)
-    }
-
-    /// Every preset, in a stable order.
-    pub fn all() -> &'static [Variant] {
-        &VARIANTS
-    }
-
     /// Whether a piece of `side` (`king` for the king) may stop on `sq`.
     #[inline]
     pub fn may_stop(&self, sq: Square, king: bool) -> bool {
@@ -532,6 +505,24 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// Looks a preset up by its id.
+    ///
+    /// ```
+    /// let v = branan::rules::Variant::by_id("tablut").unwrap();
+    /// assert_eq!(v.size(), 9);
+    /// assert!(branan::rules::Variant::by_id("chess").is_none());
+    /// ```
+    pub fn by_id(id: &str) -> Option<&'static Variant> {
+        VARIANTS.iter().find(|v| v.id == id)
+    }
+
+    /// Every preset, in a stable order.
+    pub fn all() -> &'static [Variant] {
+        &VARIANTS[..]
+    }
+}
+
 const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
 const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
 const HNEFATAFL_START: &str =
@@ -539,156 +530,159 @@ const HNEFATAFL_START: &str =
 const TAWLBWRDD_START: &str =
     "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
 
-static VARIANTS: [Variant; 7] = [
-    Variant::new(
-        "brandubh",
-        "Brandubh",
-        "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
-        "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
-        7,
-        BRANDUBH_START,
-        Escape::Corners,
-        KingCapture::Weak,
-        true,
-        Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::Draw,
-        },
-        Some(120),
-        NoMovesOutcome::Loses,
-        true,
-        Features::BASIC,
-        SpecialSquares::classic(KingCapture::Weak, true),
-    ),
-    Variant::new(
-        "tablut",
-        "Tablut",
-        "The 9x9 Sami game: the king escapes to any edge square.",
-        "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
-        9,
-        TABLUT_START,
-        Escape::Edges,
-        KingCapture::ThroneFourBesideThree,
-        true,
-        Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::Draw,
-        },
-        Some(120),
-        NoMovesOutcome::Loses,
-        true,
-        Features::BASIC,
-        SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-    ),
-    Variant::new(
-        "tawlbwrdd",
-        "Tawlbwrdd",
-        "The Welsh game on 11x11: the king escapes to any edge square.",
-        "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
-        11,
-        TAWLBWRDD_START,
-        Escape::Edges,
-        KingCapture::ThroneFourBesideThree,
-        false,
-        Repetition {
-            occurrence: 2,
-            outcome: RepetitionOutcome::Draw,
-        },
-        None,
-        NoMovesOutcome::Draw,
-        false,
-        Features::BASIC,
-        SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-    ),
-    Variant::new(
-        "brandubh-classic",
-        "Brandubh (classic)",
-        "Brandubh with a strong king on the throne; repeating a position three times loses.",
-        "Brandubh in the reconstruction found in most tafl books and apps",
-        7,
-        BRANDUBH_START,
-        Escape::Corners,
-        KingCapture::ThroneFour,
-        true,
-        Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::MoverLoses,
-        },
-        None,
-        NoMovesOutcome::Loses,
-        false,
-        Features::BASIC,
-        SpecialSquares::classic(KingCapture::ThroneFour, true),
-    ),
-    Variant::new(
-        "tablut-linnaeus",
-        "Tablut (Linnaeus)",
-        "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
-        "Tablut after Linnaeus's 1732 diary, in its most literal reading",
-        9,
-        TABLUT_START,
-        Escape::Edges,
-        KingCapture::ThroneFourBesideThree,
-        false,
-        Repetition {
-            occurrence: 2,
-            outcome: RepetitionOutcome::Draw,
-        },
-        None,
-        NoMovesOutcome::Draw,
-        false,
-        Features::BASIC,
-        SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-    ),
-    Variant::new(
-        "copenhagen",
-        "Copenhagen Hnefatafl",
-        "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
-        "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
-        11,
-        HNEFATAFL_START,
-        Escape::Corners,
-        KingCapture::FourSides,
-        true,
-        Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::DefendersLose,
-        },
-        None,
-        NoMovesOutcome::Loses,
-        false,
-        Features {
-            shieldwall: true,
-            edge_forts: true,
-            encirclement: true,
-            ..Features::BASIC
-        },
-        SpecialSquares::classic(KingCapture::FourSides, true),
-    ),
-    Variant::new(
-        "fetlar",
-        "Fetlar Hnefatafl",
-        "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
-        "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
-        11,
-        HNEFATAFL_START,
-        Escape::Corners,
-        KingCapture::FourSides,
-        true,
-        Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::Draw,
-        },
-        None,
-        NoMovesOutcome::Loses,
-        false,
-        Features {
-            encirclement: true,
-            ..Features::BASIC
-        },
-        SpecialSquares::classic(KingCapture::FourSides, true),
-    ),
-];
+/// The presets, built once (their tables are shared statics).
+static VARIANTS: std::sync::LazyLock<[Variant; 7]> = std::sync::LazyLock::new(|| {
+    [
+        Variant::new(
+            "brandubh",
+            "Brandubh",
+            "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
+            "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
+            7,
+            BRANDUBH_START,
+            Escape::Corners,
+            KingCapture::Weak,
+            true,
+            Repetition {
+                occurrence: 3,
+                outcome: RepetitionOutcome::Draw,
+            },
+            Some(120),
+            NoMovesOutcome::Loses,
+            true,
+            Features::BASIC,
+            SpecialSquares::classic(KingCapture::Weak, true),
+        ),
+        Variant::new(
+            "tablut",
+            "Tablut",
+            "The 9x9 Sami game: the king escapes to any edge square.",
+            "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
+            9,
+            TABLUT_START,
+            Escape::Edges,
+            KingCapture::ThroneFourBesideThree,
+            true,
+            Repetition {
+                occurrence: 3,
+                outcome: RepetitionOutcome::Draw,
+            },
+            Some(120),
+            NoMovesOutcome::Loses,
+            true,
+            Features::BASIC,
+            SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+        ),
+        Variant::new(
+            "tawlbwrdd",
+            "Tawlbwrdd",
+            "The Welsh game on 11x11: the king escapes to any edge square.",
+            "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
+            11,
+            TAWLBWRDD_START,
+            Escape::Edges,
+            KingCapture::ThroneFourBesideThree,
+            false,
+            Repetition {
+                occurrence: 2,
+                outcome: RepetitionOutcome::Draw,
+            },
+            None,
+            NoMovesOutcome::Draw,
+            false,
+            Features::BASIC,
+            SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+        ),
+        Variant::new(
+            "brandubh-classic",
+            "Brandubh (classic)",
+            "Brandubh with a strong king on the throne; repeating a position three times loses.",
+            "Brandubh in the reconstruction found in most tafl books and apps",
+            7,
+            BRANDUBH_START,
+            Escape::Corners,
+            KingCapture::ThroneFour,
+            true,
+            Repetition {
+                occurrence: 3,
+                outcome: RepetitionOutcome::MoverLoses,
+            },
+            None,
+            NoMovesOutcome::Loses,
+            false,
+            Features::BASIC,
+            SpecialSquares::classic(KingCapture::ThroneFour, true),
+        ),
+        Variant::new(
+            "tablut-linnaeus",
+            "Tablut (Linnaeus)",
+            "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
+            "Tablut after Linnaeus's 1732 diary, in its most literal reading",
+            9,
+            TABLUT_START,
+            Escape::Edges,
+            KingCapture::ThroneFourBesideThree,
+            false,
+            Repetition {
+                occurrence: 2,
+                outcome: RepetitionOutcome::Draw,
+            },
+            None,
+            NoMovesOutcome::Draw,
+            false,
+            Features::BASIC,
+            SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+        ),
+        Variant::new(
+            "copenhagen",
+            "Copenhagen Hnefatafl",
+            "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
+            "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
+            11,
+            HNEFATAFL_START,
+            Escape::Corners,
+            KingCapture::FourSides,
+            true,
+            Repetition {
+                occurrence: 3,
+                outcome: RepetitionOutcome::DefendersLose,
+            },
+            None,
+            NoMovesOutcome::Loses,
+            false,
+            Features {
+                shieldwall: true,
+                edge_forts: true,
+                encirclement: true,
+                ..Features::BASIC
+            },
+            SpecialSquares::classic(KingCapture::FourSides, true),
+        ),
+        Variant::new(
+            "fetlar",
+            "Fetlar Hnefatafl",
+            "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
+            "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
+            11,
+            HNEFATAFL_START,
+            Escape::Corners,
+            KingCapture::FourSides,
+            true,
+            Repetition {
+                occurrence: 3,
+                outcome: RepetitionOutcome::Draw,
+            },
+            None,
+            NoMovesOutcome::Loses,
+            false,
+            Features {
+                encirclement: true,
+                ..Features::BASIC
+            },
+            SpecialSquares::classic(KingCapture::FourSides, true),
+        ),
+    ]
+});
 
 #[cfg(test)]
 mod tests {
@@ -717,7 +711,7 @@ mod tests {
 
     #[test]
     fn shifts_do_not_wrap() {
-        let g = Geometry::new(11);
+        let g = Geometry::<u128>::new(11);
         let east_edge = BitBoard::file(11, 10);
         assert!(g.shift(east_edge, Direction::East).is_empty());
         assert!(g.shift(BitBoard::file(11, 0), Direction::West).is_empty());

@@ -3,6 +3,7 @@
 //! move by move. It keys repetition, the transposition table and the cache.
 
 use super::square::{Piece, Square};
+use super::word::Word;
 
 const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -29,15 +30,40 @@ const fn piece_keys() -> [[u64; 128]; 3] {
     keys
 }
 
-static PIECE_KEYS: [[u64; 128]; 3] = piece_keys();
+pub(super) static PIECE_KEYS: [[u64; 128]; 3] = piece_keys();
+
+/// The 13x13 board's keys by bit: a stream of its own, so that the keys of the
+/// smaller boards stay what they always were.
+pub(super) static WIDE_PIECE_KEYS: [[u64; 192]; 3] = {
+    let mut keys = [[0u64; 192]; 3];
+    let mut state = 0x7769_6465_u64; // "wide"
+    let mut p = 0;
+    while p < 3 {
+        let mut sq = 0;
+        while sq < 192 {
+            let (s, k) = splitmix64(state);
+            state = s;
+            keys[p][sq] = k;
+            sq += 1;
+        }
+        p += 1;
+    }
+    keys
+};
 
 /// XORed in when the defenders are to move.
 pub const DEFENDERS_TO_MOVE: u64 = splitmix64(0x7369_6465).1;
 
-/// The key of `piece` standing on `sq`.
+/// The key of `piece` standing on `sq` on the boards up to 11x11.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     PIECE_KEYS[piece.index()][sq.index()]
+}
+
+/// The key of `piece` standing on `sq` on a board of word `W`.
+#[inline(always)]
+pub(crate) fn key_of<W: Word>(piece: Piece, sq: Square) -> u64 {
+    W::piece_key(piece.index(), W::index(sq))
 }
 
 #[cfg(test)]

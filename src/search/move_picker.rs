@@ -36,14 +36,14 @@ fn history_index(side: Side, m: Move) -> usize {
         Side::Attackers => 0,
         Side::Defenders => 1,
     };
-    (s << 14) | (m.from.index() << 7) | m.to.index()
+    (s << 16) | m.code() as usize
 }
 
 impl Heuristics {
     pub(crate) fn new() -> Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
-            history: vec![0; 2 << 14],
+            history: vec![0; 2 << 16],
         }
     }
 
@@ -77,12 +77,12 @@ impl Heuristics {
 
 /// A move with its ordering score, packed so that sorting the numbers in
 /// descending order sorts by score, then by generation order: the score in the high
-/// 32 bits, then `0xFFFF - index`, then the move (`from | to << 7`).
+/// 32 bits, then `0xFFFF - index`, then the move ([`Move::code`], 16 bits).
 pub(crate) type Scored = i64;
 
 #[inline]
 fn pack(score: i32, index: usize, code: usize) -> Scored {
-    ((score as i64) << 32) | ((0xFFFF - index as i64) << 14) | code as i64
+    ((score as i64) << 32) | ((0xFFFF - index as i64) << 16) | code as i64
 }
 
 /// The move of a packed entry.
@@ -223,7 +223,7 @@ fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
 /// scored by their history; returns how many.
 #[inline(never)]
 fn generate_quiet(pos: &Position, plan: &Plan, heur: &Heuristics, scored: &mut [Scored]) -> usize {
-    let history = &heur.history[history_index(pos.side_to_move(), Move::NONE)..][..1 << 14];
+    let history = &heur.history[history_index(pos.side_to_move(), Move::NONE)..][..1 << 16];
     let targets = Targets {
         soldiers: BitBoard(!plan.good(false)),
         king: BitBoard(!plan.good(true)),
@@ -232,7 +232,7 @@ fn generate_quiet(pos: &Position, plan: &Plan, heur: &Heuristics, scored: &mut [
     pos.generate_moves_for(pos.pieces(pos.side_to_move()), targets, |m| {
         let c = code(m);
         if c != plan.tt && c != plan.killers[0] && c != plan.killers[1] {
-            scored[n] = pack(history[(m.from.index() << 7) | m.to.index()], n, c);
+            scored[n] = pack(history[c], n, c);
             n += 1;
         }
     });
