@@ -25,7 +25,7 @@ impl<W: Word> BitBoard<W> {
     pub fn board(size: u8) -> BitBoard<W> {
         let mut b = BitBoard::EMPTY;
         for rank in 0..size {
-            b = b | BitBoard::rank(size, rank);
+            b |= BitBoard::rank(size, rank);
         }
         b
     }

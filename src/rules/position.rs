@@ -214,7 +214,7 @@ impl<W: Word> Position<W> {
         let occupied = self.occupied().0;
         let from = W::index(m.from) as usize;
         if !self.variant.slide(from, dir, occupied).has(W::index(m.to)) {
-            let at = first_blocker(&self.variant.tables.rays, from, dir, occupied)
+            let at = first_blocker(self.variant.tables.rays, from, dir, occupied)
                 .map_or(m.to, |i| W::square(i as u32));
             return Err(IllegalMove::Blocked { at });
         }

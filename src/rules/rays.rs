@@ -91,6 +91,8 @@ pub(crate) fn never_open<W: Word>() -> W {
 
 /// The rays that end on an escape square (corners only, or any edge square), the
 /// others [`never_open`].
+// The corner packing rewrites each square's four rays in place, by index.
+#[allow(clippy::needless_range_loop)]
 fn escape_rays_of<W: Word>(size: u8, corners_only: bool) -> Rays<W> {
     let all = build_rays::<W>(size);
     let last = size - 1;

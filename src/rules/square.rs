@@ -27,7 +27,7 @@ const TOP: u8 = EXTRA + 2 * 11;
 /// let sq: Square = "e7".parse().unwrap();
 /// assert_eq!((sq.file(), sq.rank()), (4, 6));
 /// assert_eq!(sq.to_string(), "e7");
-/// let m13: Square = "m13".parse().unwrap();
+/// let m13 = Square::parse_up_to("m13", 13).unwrap();
 /// assert_eq!((m13.file(), m13.rank()), (12, 12));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
