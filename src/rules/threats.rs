@@ -66,7 +66,7 @@ pub(crate) fn line_squares<W: Word>(v: &Variant<W>) -> W {
 /// The empty squares next to the king on `k` where an attacker arriving captures
 /// him, on the board of `attackers` with `occ` occupied (whether an attacker can
 /// get there is not asked).
-#[inline]
+#[inline(always)]
 pub(crate) fn king_capture_squares<W: Word>(v: &Variant<W>, k: usize, attackers: W, occ: W) -> W {
     let g = &v.geometry;
     let around = v.tables.steps.around[k];
@@ -198,7 +198,7 @@ impl<W: Word> Position<W> {
     /// The empty squares where a piece of `side` arriving captures an enemy
     /// soldier (custodial capture against a friendly piece or an empty hostile
     /// square, or a shieldwall).
-    #[inline]
+    #[inline(always)]
     pub fn capture_squares(&self, side: Side) -> BitBoard<W> {
         let v = self.variant;
         let g = &v.geometry;
