@@ -19,11 +19,11 @@ use crate::search::Score;
 /// half). Made with:
 ///
 /// ```sh
-/// branan match --a level=9 --b level=9 --variant all --nodes 30000 --games 1680 --concurrency 2 --seed 14 --out games.jsonl
+/// branan match --a level=9 --b level=9 --variant all --nodes 30000 --games 774 --concurrency 2 --seed 14 --out games.jsonl
 /// branan fit-win-chance games.jsonl
 /// ```
 ///
-/// (stopped after 774 games). In `copenhagen` and `fetlar` those games are too
+/// In `copenhagen` and `fetlar` those games are too
 /// one-sided to fit (the attackers scored 0% and 18%, and no curve predicts the
 /// results better than the side alone): both keep the curve fitted on shorter
 /// Copenhagen games (80 games at 4,000 nodes a move, where the attackers scored

@@ -42,6 +42,50 @@ fn step<W: Word>(g: &Geometry<W>, index: usize, dir: Direction) -> Option<usize>
     (n != super::variant::NONE).then_some(n as usize)
 }
 
+/// Every maximal run of squares of `member` along each edge of the board: `visit`
+/// gets the square just before the run (`None` past the board's end), the run,
+/// the square just after it, and the direction from that edge inwards. The
+/// shieldwall rules all look at such runs.
+#[inline]
+fn for_each_edge_run<W: Word>(
+    g: &Geometry<W>,
+    member: impl Fn(usize, Direction) -> bool,
+    mut visit: impl FnMut(Option<usize>, W, Option<usize>, Direction),
+) {
+    let last = g.size as usize - 1;
+    let stride = W::STRIDE as usize;
+    // Each edge: its first square, the direction along it and the inward one.
+    let edges = [
+        (0, East, North),
+        (last * stride, East, South),
+        (0, North, East),
+        (last, North, West),
+    ];
+    for (start, along, front) in edges {
+        let mut before = None;
+        let mut sq = Some(start);
+        while let Some(s) = sq {
+            if !member(s, front) {
+                before = Some(s);
+                sq = step(g, s, along);
+                continue;
+            }
+            let mut run = W::ZERO;
+            let mut cur = Some(s);
+            while let Some(c) = cur {
+                if !member(c, front) {
+                    break;
+                }
+                run |= bit::<W>(c);
+                cur = step(g, c, along);
+            }
+            visit(before, run, cur, front);
+            before = cur;
+            sq = cur.and_then(|c| step(g, c, along));
+        }
+    }
+}
+
 /// The pieces a shieldwall takes when a piece has just arrived on `to`: walking
 /// along the edge from `to`, a run of two or more `prey` pieces each faced by one
 /// of `hammers` on the square in front of it, closed at the far end by one of
@@ -109,46 +153,16 @@ pub(crate) fn enclosed_rows<W: Word>(
     let v = pos.variant;
     let g = &v.geometry;
     let brackets = hammers | corner_brackets(v, hostile_empty);
-    let last = g.size as usize - 1;
-    let stride = W::STRIDE as usize;
-    let edges = [
-        (0, East, North),
-        (last * stride, East, South),
-        (0, North, East),
-        (last, North, West),
-    ];
+    let faced = |s: usize, front: Direction| {
+        prey.has(s as u32) && step(g, s, front).is_some_and(|f| hammers.has(f as u32))
+    };
+    let closed = |e: Option<usize>| e.is_some_and(|e| brackets.has(e as u32));
     let mut taken = W::ZERO;
-    for (start, along, front) in edges {
-        let faced = |s: usize| {
-            prey.has(s as u32) && step(g, s, front).is_some_and(|f| hammers.has(f as u32))
-        };
-        let mut before: Option<usize> = None;
-        let mut sq = Some(start);
-        while let Some(s) = sq {
-            if !faced(s) {
-                before = Some(s);
-                sq = step(g, s, along);
-                continue;
-            }
-            let mut row = W::ZERO;
-            let mut members = 0;
-            let mut cur = Some(s);
-            while let Some(c) = cur {
-                if !faced(c) {
-                    break;
-                }
-                row |= bit::<W>(c);
-                members += 1;
-                cur = step(g, c, along);
-            }
-            let closed = |e: Option<usize>| e.is_some_and(|e| brackets.has(e as u32));
-            if members >= 2 && closed(before) && closed(cur) {
-                taken |= row;
-            }
-            before = cur;
-            sq = cur.and_then(|c| step(g, c, along));
+    for_each_edge_run(g, faced, |before, row, after, _| {
+        if row.count_ones() >= 2 && closed(before) && closed(after) {
+            taken |= row;
         }
-    }
+    });
     taken & !pos.king.0
 }
 
@@ -236,49 +250,21 @@ fn breakable_rows<W: Word>(
     empty: W,
     no_bracket: W,
 ) -> W {
-    let last = g.size as usize - 1;
-    let stride = W::STRIDE as usize;
     let mut breakable = W::ZERO;
-    // Each edge: its first square, the direction along it and the inward one.
-    let edges = [
-        (0, East, North),
-        (last * stride, East, South),
-        (0, North, East),
-        (last, North, West),
-    ];
-    for (start, along, front) in edges {
-        let mut sq = Some(start);
-        let mut before = None;
-        while let Some(s) = sq {
-            if !pieces.has(s as u32) {
-                before = Some(s);
-                sq = step(g, s, along);
-                continue;
-            }
-            // A maximal row from `s`.
-            let mut row = W::ZERO;
-            let mut members = 0;
-            let mut shielded = false;
-            let mut cur = Some(s);
-            while let Some(c) = cur {
-                if !pieces.has(c as u32) {
-                    break;
-                }
-                row |= bit(c);
-                members += 1;
-                shielded |= step(g, c, front).is_some_and(|f| held.has(f as u32));
-                cur = step(g, c, along);
-            }
-            // An end inside the fort (empty and held) can never hold a bracket.
-            let open_end =
-                |e: Option<usize>| e.is_some_and(|e| !((held & empty) | no_bracket).has(e as u32));
-            if members >= 2 && !shielded && open_end(before) && open_end(cur) {
+    // An end inside the fort (empty and held) can never hold a bracket.
+    let open_end =
+        |e: Option<usize>| e.is_some_and(|e| !((held & empty) | no_bracket).has(e as u32));
+    for_each_edge_run(
+        g,
+        |s, _| pieces.has(s as u32),
+        |before, row, after, front| {
+            // A row is shielded when a member's front square is held.
+            let shielded = !(g.shift(BitBoard(row), front).0 & held).is_zero();
+            if row.count_ones() >= 2 && !shielded && open_end(before) && open_end(after) {
                 breakable |= row & safe;
             }
-            before = cur;
-            sq = cur.and_then(|c| step(g, c, along));
-        }
-    }
+        },
+    );
     breakable
 }
 
@@ -318,49 +304,21 @@ pub(crate) fn shieldwall_targets<W: Word>(pos: &Position<W>, side: super::square
     let empty = g.board.0 & !occupied;
     let prey_side = side.opponent() as usize;
     let brackets = hammers | corner_brackets(v, v.hostile_to[prey_side].0 & empty);
-    let last = g.size as usize - 1;
-    let stride = W::STRIDE as usize;
-    let edges = [
-        (0, East, North),
-        (last * stride, East, South),
-        (0, North, East),
-        (last, North, West),
-    ];
+    let faced = |s: usize, front: Direction| {
+        prey.has(s as u32) && step(g, s, front).is_some_and(|f| hammers.has(f as u32))
+    };
     let mut targets = W::ZERO;
-    for (start, along, front) in edges {
-        let faced = |s: usize| {
-            prey.has(s as u32) && step(g, s, front).is_some_and(|f| hammers.has(f as u32))
-        };
-        let mut before: Option<usize> = None;
-        let mut sq = Some(start);
-        while let Some(s) = sq {
-            if !faced(s) {
-                before = Some(s);
-                sq = step(g, s, along);
-                continue;
+    for_each_edge_run(g, faced, |before, row, after, _| {
+        if row.count_ones() >= 2
+            && let (Some(a), Some(b)) = (before, after)
+        {
+            if brackets.has(a as u32) && empty.has(b as u32) {
+                targets |= bit(b);
             }
-            let mut members = 0;
-            let mut cur = Some(s);
-            while let Some(c) = cur {
-                if !faced(c) {
-                    break;
-                }
-                members += 1;
-                cur = step(g, c, along);
+            if brackets.has(b as u32) && empty.has(a as u32) {
+                targets |= bit(a);
             }
-            if members >= 2
-                && let (Some(a), Some(b)) = (before, cur)
-            {
-                if brackets.has(a as u32) && empty.has(b as u32) {
-                    targets |= bit(b);
-                }
-                if brackets.has(b as u32) && empty.has(a as u32) {
-                    targets |= bit(a);
-                }
-            }
-            before = cur;
-            sq = cur.and_then(|c| step(g, c, along));
         }
-    }
+    });
     targets & !v.geometry.corners.0
 }

@@ -13,13 +13,14 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn piece_keys() -> [[u64; 128]; 3] {
-    let mut keys = [[0u64; 128]; 3];
-    let mut state = 0x6272_616E_616E_u64; // "branan"
+/// One key per piece and bit, drawn in order from the stream seeded with `seed`.
+const fn piece_keys<const BITS: usize>(seed: u64) -> [[u64; BITS]; 3] {
+    let mut keys = [[0u64; BITS]; 3];
+    let mut state = seed;
     let mut p = 0;
     while p < 3 {
         let mut sq = 0;
-        while sq < 128 {
+        while sq < BITS {
             let (s, k) = splitmix64(state);
             state = s;
             keys[p][sq] = k;
@@ -30,26 +31,11 @@ const fn piece_keys() -> [[u64; 128]; 3] {
     keys
 }
 
-pub(super) static PIECE_KEYS: [[u64; 128]; 3] = piece_keys();
+pub(super) static PIECE_KEYS: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
 
 /// The 13x13 board's keys by bit: a stream of its own, so that the keys of the
 /// smaller boards stay what they always were.
-pub(super) static WIDE_PIECE_KEYS: [[u64; 192]; 3] = {
-    let mut keys = [[0u64; 192]; 3];
-    let mut state = 0x7769_6465_u64; // "wide"
-    let mut p = 0;
-    while p < 3 {
-        let mut sq = 0;
-        while sq < 192 {
-            let (s, k) = splitmix64(state);
-            state = s;
-            keys[p][sq] = k;
-            sq += 1;
-        }
-        p += 1;
-    }
-    keys
-};
+pub(super) static WIDE_PIECE_KEYS: [[u64; 192]; 3] = piece_keys(0x7769_6465); // "wide"
 
 /// XORed in when the defenders are to move.
 pub const DEFENDERS_TO_MOVE: u64 = splitmix64(0x7369_6465).1;
