@@ -10,7 +10,7 @@ use clap::Args;
 
 use crate::rules::Variant;
 use crate::selfplay::engine::{Engine, PerMove};
-use crate::selfplay::stats::{Sprt, Verdict};
+use crate::selfplay::stats::{DEFAULT_MIN_PAIRS, Sprt, Verdict};
 use crate::selfplay::{self, MatchSpec, book};
 
 #[derive(Args, Debug)]
@@ -31,6 +31,15 @@ pub struct MatchArgs {
     /// Nodes per move (deterministic games for `self` and `level=N`).
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// How far each pair's node budget may stray from `--nodes`, as a fraction
+    /// (0.1: 90% to 110%, drawn from the seed, the same for both engines of the
+    /// pair); 0 keeps it fixed.
+    #[arg(long, default_value_t = 0.1)]
+    pub jitter: f64,
+    /// Random plies played after each book opening (the same for both games of a
+    /// pair, drawn from the seed, kept when a short search finds them balanced).
+    #[arg(long, default_value_t = 2)]
+    pub extra_plies: usize,
     /// The most games (rounded up to pairs).
     #[arg(long, default_value_t = 200)]
     pub games: usize,
@@ -51,6 +60,9 @@ pub struct MatchArgs {
     /// The SPRT's false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
+    /// The SPRT decides nothing before this many finished pairs.
+    #[arg(long, default_value_t = DEFAULT_MIN_PAIRS)]
+    pub min_pairs: u64,
     /// Seed of the levels' and random movers' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -103,15 +115,21 @@ fn spec(args: &MatchArgs) -> Result<MatchSpec, String> {
                 elo1,
                 alpha: args.alpha,
                 beta: args.beta,
+                min_pairs: args.min_pairs,
             })
         }
         _ => None,
     };
+    if !(0.0..0.5).contains(&args.jitter) {
+        return Err("--jitter must be in [0, 0.5)".into());
+    }
     Ok(MatchSpec {
         a: Engine::parse(&args.a)?,
         b: Engine::parse(&args.b)?,
         variants: variants(&args.variant)?,
         per_move,
+        jitter: args.jitter,
+        extra_plies: args.extra_plies.min(20),
         max_games: args.games.max(2),
         concurrency: args.concurrency.max(1),
         sprt,
@@ -137,6 +155,9 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     let mut games = BufWriter::new(file);
     let per = match spec.per_move {
         PerMove::TimeMs(t) => format!("{t} ms/move"),
+        PerMove::Nodes(n) if spec.jitter > 0.0 => {
+            format!("{n} nodes/move +- {:.0}% a pair", spec.jitter * 100.0)
+        }
         PerMove::Nodes(n) => format!("{n} nodes/move"),
     };
     eprintln!(
@@ -181,6 +202,13 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         t.losses,
         t.score() * 100.0,
         t.penta
+    );
+    let _ = writeln!(
+        out,
+        "distinct games: {} of {} ({} repeat an earlier game move for move)",
+        report.distinct,
+        t.games(),
+        t.games().saturating_sub(report.distinct)
     );
     match t.elo() {
         Some((elo, err)) => {

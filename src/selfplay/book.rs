@@ -134,6 +134,54 @@ pub fn make(variant: &'static Variant, spec: &BookSpec) -> Vec<Vec<Move>> {
     book
 }
 
+/// An opening with `plies` more moves drawn from `seed`, for variety: random legal
+/// sequences, the first whose end a `nodes`-limited search scores within `max_cp`
+/// of the opening's own end (for the attackers), after at most 20 tries (none
+/// added when none is). Deterministic: each search starts from an empty table.
+pub fn extend(
+    variant: &'static Variant,
+    opening: &[Move],
+    plies: usize,
+    seed: u64,
+    nodes: u64,
+    max_cp: i32,
+) -> Vec<Move> {
+    let mut base = Game::new(Position::start(variant));
+    for &m in opening {
+        if base.play(m).is_err() {
+            return opening.to_vec();
+        }
+    }
+    if plies == 0 || base.outcome().is_some() {
+        return opening.to_vec();
+    }
+    let score = |game: &Game| attackers_cp(&mut Searcher::new(1), game, nodes);
+    let Some(before) = score(&base) else {
+        return opening.to_vec();
+    };
+    let mut rng = Rng::new(seed);
+    for _ in 0..20 {
+        let mut game = base.clone();
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            let m = moves.as_slice()[rng.below(moves.len())];
+            if game.play(m).is_err() {
+                break;
+            }
+        }
+        if game.outcome().is_some() || game.moves().len() != opening.len() + plies {
+            continue;
+        }
+        if score(&game).is_some_and(|cp| (cp - before).abs() <= max_cp) {
+            return game.moves().to_vec();
+        }
+    }
+    opening.to_vec()
+}
+
 /// A book as text (the format [`parse`] reads).
 pub fn to_text(book: &[Vec<Move>]) -> String {
     let mut s = String::new();
@@ -192,6 +240,28 @@ mod tests {
         assert_eq!(a.len(), 5);
         assert_eq!(a, make(v, &spec));
         assert_eq!(parse(v, &to_text(&a)).unwrap(), a);
+    }
+
+    #[test]
+    fn an_extended_opening_is_legal_reproducible_and_varies_with_the_seed() {
+        let v = Variant::by_id("brandubh").unwrap();
+        let opening = for_variant(v).unwrap()[0].clone();
+        let ext = |seed| extend(v, &opening, 2, seed, 2_000, 100);
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..8 {
+            let e = ext(seed);
+            assert_eq!(e, ext(seed));
+            assert_eq!(&e[..opening.len()], &opening[..]);
+            assert_eq!(e.len(), opening.len() + 2, "seed {seed}");
+            let mut g = Game::new(Position::start(v));
+            for &m in &e {
+                g.play(m).unwrap();
+            }
+            assert!(g.outcome().is_none());
+            seen.insert(e);
+        }
+        assert!(seen.len() > 4, "{}", seen.len());
+        assert_eq!(extend(v, &opening, 0, 3, 2_000, 100), opening);
     }
 
     #[test]

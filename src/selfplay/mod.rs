@@ -2,6 +2,13 @@
 //! opening played twice (each engine with each side), several games at once, at a
 //! fixed time or node budget per move; every game is written as a JSON line, and
 //! the match stops as soon as the SPRT decides.
+//!
+//! At a fixed node budget both engines are deterministic, so a book of K openings
+//! holds only 2K distinct games: each pair's node budget is varied by a seeded
+//! factor (the same for both engines and both games of the pair, so the pair stays
+//! fair), each pair's opening gets a few random plies more (drawn from the seed,
+//! the same for both games of the pair), and games that repeat an earlier one move
+//! for move are counted.
 
 pub mod book;
 pub mod engine;
@@ -16,6 +23,7 @@ use serde::Serialize;
 
 use crate::rules::{Game, Move, Position, Side, Variant};
 use crate::search::Searcher;
+use crate::search::level::Rng;
 
 use engine::{Engine, PerMove};
 use stats::{Sprt, Tally, Verdict};
@@ -31,6 +39,12 @@ pub struct MatchSpec {
     pub b: Engine,
     pub variants: Vec<&'static Variant>,
     pub per_move: PerMove,
+    /// How far a pair's node budget may stray from `per_move`'s, as a fraction
+    /// (0.1: from 90% to 110%); 0 keeps it fixed. Time budgets are not varied.
+    pub jitter: f64,
+    /// Random plies played after each book opening, the same for both games of a
+    /// pair (see [`book::extend`]).
+    pub extra_plies: usize,
     /// The most games (a multiple of 2: pairs).
     pub max_games: usize,
     pub concurrency: usize,
@@ -46,7 +60,13 @@ pub struct GameRecord {
     pub variant: &'static str,
     /// The side engine A played.
     pub a_side: &'static str,
+    /// The moves before the engines' first: the book's opening and the pair's
+    /// random plies.
     pub opening: Vec<String>,
+    /// The node budget per move of both engines in this game, when the match is
+    /// node-limited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
     /// Every move, the opening's included.
     pub moves: Vec<String>,
     /// `a`, `b` or `draw`.
@@ -63,6 +83,10 @@ pub struct GameRecord {
     pub scores: Vec<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The earlier game of this match (its `game`) with the same preset and the
+    /// same moves, if there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<usize>,
 }
 
 impl GameRecord {
@@ -84,6 +108,30 @@ struct Job {
     variant: &'static Variant,
     opening: Vec<Move>,
     a_side: Side,
+    per_move: PerMove,
+}
+
+/// Extra opening plies: nodes of the search that checks their balance, and how far
+/// (centipawns, for the attackers) they may move its score.
+const EXTRA_PLIES_NODES: u64 = 5_000;
+const EXTRA_PLIES_MAX_CP: i32 = 100;
+
+/// The seed of one pair's draws (its budget and its extra plies).
+fn pair_seed(seed: u64, pair: usize) -> u64 {
+    seed ^ 0x6A09_E667_F3BC_C908 ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The budget of every move of one pair: the match's, a node budget scaled by a
+/// factor in `1 +- jitter` drawn from the seed and the pair.
+fn pair_budget(per_move: PerMove, jitter: f64, seed: u64, pair: usize) -> PerMove {
+    match per_move {
+        PerMove::Nodes(n) if jitter > 0.0 => {
+            let mut rng = Rng::new(pair_seed(seed, pair));
+            let factor = 1.0 + jitter.min(0.5) * (2.0 * rng.next_f64() - 1.0);
+            PerMove::Nodes(((n as f64 * factor).round() as u64).max(1))
+        }
+        other => other,
+    }
 }
 
 /// The games of a match, in order: pairs cycle through the presets, then the
@@ -95,6 +143,7 @@ fn jobs(spec: &MatchSpec, books: &[Vec<Vec<Move>>]) -> Vec<Job> {
         let vi = pair % spec.variants.len();
         let book = &books[vi];
         let opening = book[(pair / spec.variants.len()) % book.len()].clone();
+        let per_move = pair_budget(spec.per_move, spec.jitter, spec.seed, pair);
         for (k, a_side) in [Side::Attackers, Side::Defenders].into_iter().enumerate() {
             jobs.push(Job {
                 game: pair * 2 + k,
@@ -102,6 +151,7 @@ fn jobs(spec: &MatchSpec, books: &[Vec<Vec<Move>>]) -> Vec<Job> {
                 variant: spec.variants[vi],
                 opening: opening.clone(),
                 a_side,
+                per_move,
             });
         }
     }
@@ -117,7 +167,15 @@ fn play(
 ) -> Option<GameRecord> {
     let start = Position::start(job.variant);
     let mut game = Game::new(start);
-    for &m in &job.opening {
+    let opening = book::extend(
+        job.variant,
+        &job.opening,
+        spec.extra_plies,
+        pair_seed(spec.seed, job.pair).rotate_left(32),
+        EXTRA_PLIES_NODES,
+        EXTRA_PLIES_MAX_CP,
+    );
+    for &m in &opening {
         // The book was checked when it was read.
         if game.play(m).is_err() {
             break;
@@ -136,7 +194,7 @@ fn play(
             .seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add((job.game as u64) << 20 | game.moves().len() as u64);
-        let played = engine::pick(engine, searcher, &start, &game, spec.per_move, seed).and_then(
+        let played = engine::pick(engine, searcher, &start, &game, job.per_move, seed).and_then(
             |(m, score)| {
                 scores.push(score.map(|s| s.to_string()));
                 game.play(m).map(|_| ()).map_err(|e| e.to_string())
@@ -164,7 +222,11 @@ fn play(
         pair: job.pair,
         variant: job.variant.id,
         a_side: job.a_side.name(),
-        opening: names(&job.opening),
+        opening: names(&opening),
+        nodes: match job.per_move {
+            PerMove::Nodes(n) => Some(n),
+            PerMove::TimeMs(_) => None,
+        },
         moves: names(game.moves()),
         result,
         winner: winner.map(Side::name),
@@ -172,6 +234,7 @@ fn play(
         plies: game.moves().len(),
         scores,
         error,
+        repeats: None,
     })
 }
 
@@ -182,6 +245,8 @@ pub struct MatchReport {
     pub by_variant: Vec<(&'static str, Tally)>,
     pub llr: Option<f64>,
     pub verdict: Option<Verdict>,
+    /// Games that repeat none of the match's earlier games move for move.
+    pub distinct: u64,
 }
 
 /// Plays the match, writing each game to `games` as it ends and a progress line to
@@ -196,7 +261,17 @@ pub fn run(
         .iter()
         .map(|v| book::for_variant(v).map_err(|e| format!("{} book: {e}", v.id)))
         .collect::<Result<Vec<_>, _>>()?;
-    let jobs = jobs(spec, &books);
+    run_with_books(spec, &books, games, progress)
+}
+
+/// [`run`] over the given books (one per preset of `spec.variants`, in order).
+fn run_with_books(
+    spec: &MatchSpec,
+    books: &[Vec<Vec<Move>>],
+    games: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Result<MatchReport, String> {
+    let jobs = jobs(spec, books);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
@@ -209,6 +284,7 @@ pub fn run(
     let mut verdict = None;
     let mut llr = None;
     let mut failure = None;
+    let mut distinct = 0;
     std::thread::scope(|scope| {
         for _ in 0..spec.concurrency.max(1) {
             let tx = tx.clone();
@@ -235,10 +311,14 @@ pub fn run(
         }
         drop(tx);
         let mut first_of_pair: HashMap<usize, u8> = HashMap::new();
-        for record in rx {
+        let mut played: HashMap<(&'static str, Vec<String>), usize> = HashMap::new();
+        for mut record in rx {
             if verdict.is_some() {
                 continue;
             }
+            let key = (record.variant, record.moves.clone());
+            record.repeats = played.get(&key).copied();
+            played.entry(key).or_insert(record.game);
             let line = serde_json::to_string(&record).unwrap_or_default();
             if let Err(e) = writeln!(games, "{line}").and_then(|()| games.flush()) {
                 failure = Some(format!("cannot write the games: {e}"));
@@ -270,24 +350,28 @@ pub fn run(
                 total.draws,
                 total.losses
             );
+            if let Some(g) = record.repeats {
+                line.push_str(&format!(" | repeats game {g}"));
+            }
             if let Some((elo, err)) = total.elo() {
                 line.push_str(&format!(" | Elo {elo:+.1} +- {err:.1}"));
             }
             if let Some(s) = &spec.sprt {
-                let l = total.llr(s);
+                let (l, said) = s.judge(&total);
                 llr = Some(l);
                 line.push_str(&format!(
                     " | LLR {l:.2} ({:.2}, {:.2})",
                     s.lower(),
                     s.upper()
                 ));
-                if s.verdict(l) != Verdict::Continue {
-                    verdict = Some(s.verdict(l));
+                if said != Verdict::Continue {
+                    verdict = Some(said);
                     stop.store(true, Ordering::Relaxed);
                 }
             }
             let _ = writeln!(progress, "{line}");
         }
+        distinct = played.len() as u64;
     });
     if let Some(e) = failure {
         return Err(e);
@@ -297,6 +381,7 @@ pub fn run(
         by_variant,
         llr,
         verdict: verdict.or(spec.sprt.map(|_| Verdict::Continue)),
+        distinct,
     })
 }
 
@@ -315,6 +400,8 @@ mod tests {
             b: Engine::Random,
             variants: variants.clone(),
             per_move: PerMove::Nodes(10),
+            jitter: 0.0,
+            extra_plies: 0,
             max_games: 6,
             concurrency: 1,
             sprt: None,
@@ -345,6 +432,8 @@ mod tests {
             b: Engine::Random,
             variants: vec![Variant::by_id("brandubh").unwrap()],
             per_move: PerMove::Nodes(2_000),
+            jitter: 0.1,
+            extra_plies: 2,
             max_games: 4,
             concurrency: 2,
             sprt: None,
@@ -371,5 +460,96 @@ mod tests {
             }
             assert_eq!(game.outcome().unwrap().reason.name(), g["reason"]);
         }
+    }
+
+    #[test]
+    fn a_pair_shares_a_budget_that_varies_between_pairs() {
+        let per = PerMove::Nodes(10_000);
+        let budgets: Vec<u64> = (0..200)
+            .map(|pair| match pair_budget(per, 0.1, 7, pair) {
+                PerMove::Nodes(n) => n,
+                PerMove::TimeMs(_) => unreachable!(),
+            })
+            .collect();
+        assert!(
+            budgets.iter().all(|n| (9_000..=11_000).contains(n)),
+            "{budgets:?}"
+        );
+        let distinct: std::collections::HashSet<_> = budgets.iter().collect();
+        assert!(distinct.len() > 150, "{}", distinct.len());
+        assert!(budgets.iter().any(|&n| n < 9_500) && budgets.iter().any(|&n| n > 10_500));
+        // Reproducible for a seed, fixed without jitter, time never varied.
+        assert_eq!(pair_budget(per, 0.1, 7, 3), pair_budget(per, 0.1, 7, 3));
+        assert_eq!(pair_budget(per, 0.0, 7, 3), per);
+        let t = PerMove::TimeMs(50);
+        assert_eq!(pair_budget(t, 0.1, 7, 3), t);
+        // Both games of a pair get the same budget.
+        let spec = MatchSpec {
+            a: Engine::Random,
+            b: Engine::Random,
+            variants: vec![Variant::by_id("brandubh").unwrap()],
+            per_move: per,
+            jitter: 0.1,
+            extra_plies: 0,
+            max_games: 8,
+            concurrency: 1,
+            sprt: None,
+            seed: 7,
+        };
+        let book = book::for_variant(spec.variants[0]).unwrap();
+        let j = jobs(&spec, &[book]);
+        for p in j.chunks(2) {
+            assert_eq!(p[0].per_move, p[1].per_move);
+        }
+        assert_ne!(j[0].per_move, j[2].per_move);
+    }
+
+    /// Deterministic engines over a book of one opening: without a varied budget
+    /// nor extra plies every game replays the first (the same engine on both sides plays the same
+    /// moves with either colour), and the report says so.
+    #[test]
+    fn repeated_games_are_counted_and_extra_plies_avoid_them() {
+        let v = Variant::by_id("brandubh").unwrap();
+        let book = vec![book::for_variant(v).unwrap()[0].clone()];
+        let spec = |jitter, extra_plies| MatchSpec {
+            a: Engine::Level(10),
+            b: Engine::Level(10),
+            variants: vec![v],
+            per_move: PerMove::Nodes(600),
+            jitter,
+            extra_plies,
+            max_games: 8,
+            concurrency: 1,
+            sprt: None,
+            seed: 5,
+        };
+        let mut out = Vec::new();
+        let fixed = run_with_books(
+            &spec(0.0, 0),
+            std::slice::from_ref(&book),
+            &mut out,
+            &mut std::io::sink(),
+        )
+        .unwrap();
+        assert_eq!((fixed.total.games(), fixed.distinct), (8, 1));
+        let text = String::from_utf8(out).unwrap();
+        let repeats: Vec<Option<u64>> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["repeats"].as_u64())
+            .collect();
+        let first = std::iter::once(None);
+        let expected: Vec<Option<u64>> = first.chain(std::iter::repeat_n(Some(0), 7)).collect();
+        assert_eq!(repeats, expected);
+
+        let varied = run_with_books(
+            &spec(0.1, 2),
+            &[book],
+            &mut Vec::new(),
+            &mut std::io::sink(),
+        )
+        .unwrap();
+        assert_eq!(varied.total.games(), 8);
+        // One game a pair: the two games of a pair are the same.
+        assert_eq!(varied.distinct, 4, "{varied:?}");
     }
 }

@@ -9,9 +9,24 @@
 //! `LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)`, with `m` and `v` the mean and
 //! variance of the pair score (halved, in 0..1), `N` the number of pairs and
 //! `s0`, `s1` the expected scores at `elo0` and `elo1`.
+//!
+//! Two guards keep a short or degenerate run from deciding: the SPRT says nothing
+//! before `min_pairs` pairs, and the pair-score variance is taken no lower than
+//! [`MIN_PAIR_VARIANCE`]. Without them a run whose first pairs all split 1-1 has a
+//! variance near zero, and the LLR runs off to a bound after a handful of pairs.
 
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_985;
+
+/// The smallest pair-score variance (in 0..1 units) the error bar and the LLR
+/// use: that of a match where one pair in 40 is won 2-0 or lost 0-2 and every
+/// other pair splits 1-1 (0.25 / 40). Real matches have far more (about 0.06 with
+/// evenly matched engines and few draws), so it binds only where the pairs seen so
+/// far are too uniform to estimate it.
+pub const MIN_PAIR_VARIANCE: f64 = 0.25 / 40.0;
+
+/// The default of [`Sprt::min_pairs`].
+pub const DEFAULT_MIN_PAIRS: u64 = 20;
 
 /// The expected score of a player `elo` points stronger (logistic Elo).
 pub fn score_of_elo(elo: f64) -> f64 {
@@ -31,6 +46,8 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    /// No verdict before this many finished pairs.
+    pub min_pairs: u64,
 }
 
 /// What the SPRT says so far.
@@ -62,6 +79,15 @@ impl Sprt {
         } else {
             Verdict::Continue
         }
+    }
+
+    /// The LLR of a tally and what it decides: nothing before `min_pairs` pairs.
+    pub fn judge(&self, tally: &Tally) -> (f64, Verdict) {
+        let llr = tally.llr(self);
+        if tally.pairs() < self.min_pairs {
+            return (llr, Verdict::Continue);
+        }
+        (llr, self.verdict(llr))
     }
 }
 
@@ -108,8 +134,8 @@ impl Tally {
     }
 
     /// The mean and variance of the pair score (in 0..1), with empty cells counted
-    /// as a thousandth of a pair (as OpenBench does) so that a one-sided start has
-    /// a finite variance. `None` with no pair.
+    /// as a thousandth of a pair (as OpenBench does), the variance no lower than
+    /// [`MIN_PAIR_VARIANCE`]. `None` with no pair.
     fn pair_moments(&self) -> Option<(f64, f64, f64)> {
         if self.pairs() == 0 {
             return None;
@@ -128,7 +154,7 @@ impl Tally {
             .map(|(i, c)| (i as f64 / 4.0 - mean).powi(2) * c)
             .sum::<f64>()
             / n;
-        Some((n, mean, var))
+        Some((n, mean, var.max(MIN_PAIR_VARIANCE)))
     }
 
     /// The Elo difference (A minus B) from the pairs, with the half-width of its 95%
@@ -147,9 +173,6 @@ impl Tally {
         let Some((n, mean, var)) = self.pair_moments() else {
             return 0.0;
         };
-        if var <= 0.0 {
-            return 0.0;
-        }
         let s0 = score_of_elo(sprt.elo0);
         let s1 = score_of_elo(sprt.elo1);
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -184,6 +207,7 @@ mod tests {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            min_pairs: 0,
         };
         assert!(close(s.lower(), -2.944_438_979, 1e-9));
         assert!(close(s.upper(), 2.944_438_979, 1e-9));
@@ -212,6 +236,7 @@ mod tests {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            min_pairs: 0,
         };
         // Mean pair score 0.5875, variance 0.05796875: LLR 3.986.
         assert!(close(t.llr(&s), 3.986_227, 1e-4), "{}", t.llr(&s));
@@ -241,7 +266,8 @@ mod tests {
                 elo0: 0.0,
                 elo1: 5.0,
                 alpha: 0.05,
-                beta: 0.05
+                beta: 0.05,
+                min_pairs: 0,
             }),
             0.0
         );
@@ -261,5 +287,71 @@ mod tests {
         );
         assert!(close(t.score(), 0.625, 1e-12));
         assert_eq!(t.penta, [0, 1, 0, 0, 1]);
+    }
+
+    fn sprt_0_10() -> Sprt {
+        Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            min_pairs: DEFAULT_MIN_PAIRS,
+        }
+    }
+
+    #[test]
+    fn identical_split_pairs_do_not_decide() {
+        let s = sprt_0_10();
+        // Pairs that all split 1-1: two engines that play the same games (or an
+        // opening that decides each game). Nothing is known about the variance.
+        for pairs in [3, 5, 10, DEFAULT_MIN_PAIRS, 30, 50] {
+            let t = Tally {
+                penta: [0, 0, pairs, 0, 0],
+                ..Tally::default()
+            };
+            let (llr, v) = s.judge(&t);
+            assert_eq!(v, Verdict::Continue, "{pairs} pairs: LLR {llr}");
+        }
+        // The variance floor alone keeps a few such pairs inside the bounds (with
+        // the 1e-3 cells only, 5 of them give an LLR far below the lower one).
+        let t = Tally {
+            penta: [0, 0, 5, 0, 0],
+            ..Tally::default()
+        };
+        assert!(t.llr(&s) > s.lower(), "{}", t.llr(&s));
+        // The error bar is not zero either.
+        assert!(t.elo().unwrap().1 > 30.0, "{:?}", t.elo());
+    }
+
+    #[test]
+    fn no_verdict_before_the_minimum_of_pairs() {
+        let s = sprt_0_10();
+        let won = |pairs| Tally {
+            penta: [0, 0, 0, 0, pairs],
+            ..Tally::default()
+        };
+        // A few won pairs already cross the bound, but are not enough pairs.
+        let early = won(DEFAULT_MIN_PAIRS - 1);
+        assert!(early.llr(&s) > s.upper());
+        assert_eq!(s.judge(&early).1, Verdict::Continue);
+        assert_eq!(s.judge(&won(DEFAULT_MIN_PAIRS)).1, Verdict::H1);
+    }
+
+    #[test]
+    fn a_clearly_stronger_engine_still_decides() {
+        let s = sprt_0_10();
+        // About 69%: mostly won pairs, some split, a few lost, 96 pairs.
+        let t = Tally {
+            penta: [4, 8, 28, 24, 32],
+            ..Tally::default()
+        };
+        let (llr, v) = s.judge(&t);
+        assert_eq!(v, Verdict::H1, "LLR {llr}");
+        // And a clearly weaker one is rejected as fast.
+        let t = Tally {
+            penta: [32, 24, 28, 8, 4],
+            ..Tally::default()
+        };
+        assert_eq!(s.judge(&t).1, Verdict::H0);
     }
 }
