@@ -431,7 +431,12 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
 
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
 pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
-    let (limits, multipv) = search::level::limits(p.level, &p.limits, p.multipv);
+    let (limits, multipv) = search::level::limits(
+        p.level,
+        p.built.game.position().variant().size(),
+        &p.limits,
+        p.multipv,
+    );
     let mut analysis = searcher.analyze(&p.built.game, &limits, multipv, stop);
     search::level::apply(&mut analysis, p.level, p.seed);
     analysis.lines.truncate(p.multipv);

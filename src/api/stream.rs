@@ -252,7 +252,12 @@ fn search_job(
         };
         // A level below full searches its own way and picks among the lines it
         // found, exactly as `POST /v1/analyze` does.
-        let (limits, multipv) = search::level::limits(p.level, &p.limits, p.multipv);
+        let (limits, multipv) = search::level::limits(
+            p.level,
+            p.built.game.position().variant().size(),
+            &p.limits,
+            p.multipv,
+        );
         let mut analysis =
             searcher.analyze_with(&p.built.game, &limits, multipv, &stop, Some(&mut listener));
         if stop.load(Ordering::Relaxed) {

@@ -55,7 +55,8 @@ const fn by_nodes(nodes: u64, lines: usize, temperature: f64, margin: i32) -> Sh
 }
 
 /// Level 1 to 9, from the weakest, calibrated with the self-play lab (each level
-/// against the one below, docs/selfplay.md).
+/// against the one below, docs/selfplay.md). Node budgets are those of a 7x7
+/// board; [`board_scale`] scales them for larger ones.
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
@@ -68,23 +69,39 @@ const SHAPES: [Shape; 9] = [
     by_nodes(160_000, 2, 3.0, 10),
 ];
 
+/// How many times a 7x7 budget a level's node budget is on a board of `size`: the
+/// factor at which the levels' searches complete about the depths they reach on
+/// 7x7 (measured over positions of self-play games: on 9x9 the 7x7 budgets reach
+/// 0.4 to 1.1 plies less, on 11x11 1 to 1.5 plies less). More moves a position
+/// means more nodes a ply.
+pub const fn board_scale(size: u8) -> u64 {
+    match size {
+        0..=7 => 1,
+        8..=9 => 3,
+        _ => 6,
+    }
+}
+
 fn shape(level: u8) -> Option<Shape> {
     (1..MAX_LEVEL)
         .contains(&level)
         .then(|| SHAPES[usize::from(level - 1)])
 }
 
-/// The limits and number of lines of an analysis at `level`, from the limits asked
-/// for: below level 10 the level's depth or node budget caps the search, and its
-/// number of lines is searched. When more lines are asked for, the node budget
-/// grows in proportion, so that each line gets the same share and the level plays
-/// about as well. Limits asked for that are tighter still hold.
-pub fn limits(level: u8, asked: &Limits, multipv: usize) -> (Limits, usize) {
+/// The limits and number of lines of an analysis at `level` on a board of `size`,
+/// from the limits asked for: below level 10 the level's depth or node budget
+/// (scaled by [`board_scale`]) caps the search, and its number of lines is
+/// searched. When more lines are asked for, the node budget grows in proportion,
+/// so that each line gets the same share and the level plays about as well.
+/// Limits asked for that are tighter still hold.
+pub fn limits(level: u8, size: u8, asked: &Limits, multipv: usize) -> (Limits, usize) {
     let Some(s) = shape(level) else {
         return (*asked, multipv);
     };
     let lines = s.lines.max(multipv).min(MAX_MULTIPV);
-    let own_nodes = s.nodes.map(|n| n * lines as u64 / s.lines as u64);
+    let own_nodes = s
+        .nodes
+        .map(|n| n * board_scale(size) * lines as u64 / s.lines as u64);
     let limits = Limits {
         depth: tighter(asked.depth, s.depth),
         nodes: tighter(asked.nodes, own_nodes),
@@ -280,23 +297,34 @@ mod tests {
 
     #[test]
     fn limits_cap_the_depth_or_the_nodes_and_widen_the_lines() {
-        let (l, pv) = limits(1, &Limits::time_ms(500), 1);
+        let (l, pv) = limits(1, 7, &Limits::time_ms(500), 1);
         assert_eq!((l.depth, l.nodes, l.time_ms), (Some(1), None, Some(500)));
         assert_eq!(pv, SHAPES[0].lines);
         let own = SHAPES[8].nodes.unwrap();
-        let (l, pv) = limits(9, &Limits::time_ms(500), 1);
+        let (l, pv) = limits(9, 7, &Limits::time_ms(500), 1);
         assert_eq!((l.depth, l.nodes, pv), (None, Some(own), SHAPES[8].lines));
         // More lines asked for: the same share of nodes for each.
-        let (l, pv) = limits(9, &Limits::time_ms(500), MAX_MULTIPV);
+        let (l, pv) = limits(9, 7, &Limits::time_ms(500), MAX_MULTIPV);
         let share = own * MAX_MULTIPV as u64 / SHAPES[8].lines as u64;
         assert_eq!((l.nodes, pv), (Some(share), MAX_MULTIPV));
         // Tighter limits asked for hold.
-        assert_eq!(limits(9, &Limits::nodes(100), 1).0.nodes, Some(100));
-        assert_eq!(limits(1, &Limits::depth(3), 1).0.depth, Some(1));
+        assert_eq!(limits(9, 7, &Limits::nodes(100), 1).0.nodes, Some(100));
+        assert_eq!(limits(1, 7, &Limits::depth(3), 1).0.depth, Some(1));
         assert_eq!(
-            limits(10, &Limits::time_ms(500), 2),
+            limits(10, 7, &Limits::time_ms(500), 2),
             (Limits::time_ms(500), 2)
         );
+        // Larger boards: more nodes for the same depth; depth bounds unscaled.
+        assert_eq!(
+            limits(9, 9, &Limits::time_ms(500), 1).0.nodes,
+            Some(own * board_scale(9))
+        );
+        assert_eq!(
+            limits(5, 11, &Limits::default(), 1).0.nodes,
+            Some(SHAPES[4].nodes.unwrap() * board_scale(11))
+        );
+        assert_eq!(limits(1, 11, &Limits::default(), 1).0.depth, Some(1));
+        assert!(board_scale(7) == 1 && board_scale(9) > 1 && board_scale(11) > board_scale(9));
     }
 
     #[test]
@@ -335,7 +363,7 @@ mod tests {
             .find(|&l| shape(l).is_some_and(|s| s.nodes.is_some()))
             .unwrap();
         let play = |asked: Limits, seed: u64| {
-            let (limits, lines) = super::limits(level, &asked, 1);
+            let (limits, lines) = super::limits(level, v.size(), &asked, 1);
             let mut a = Searcher::new(16).analyze(&game, &limits, lines, &AtomicBool::new(false));
             apply(&mut a, level, seed);
             (a.best_move, a.depth, a.nodes)

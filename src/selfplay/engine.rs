@@ -142,7 +142,7 @@ pub fn pick(
             Ok((moves.as_slice()[Rng::new(seed).below(moves.len())], None))
         }
         Engine::Level(l) => {
-            let (limits, multipv) = level::limits(*l, &per.limits(), 1);
+            let (limits, multipv) = level::limits(*l, start.variant().size(), &per.limits(), 1);
             let mut a = searcher.analyze(game, &limits, multipv, &AtomicBool::new(false));
             // The engine's own judgement of the position, before a level's choice.
             let score = a.lines.first().map(|line| line.score);
