@@ -293,6 +293,11 @@ fn to_lines(results: &[RootResult]) -> Vec<Line> {
 }
 
 /// Analyses `game` with a fresh engine (see [`Searcher::analyze`]).
-pub fn analyze<W: Word>(game: &Game<W>, limits: &Limits, multipv: usize, stop: &AtomicBool) -> Analysis {
+pub fn analyze<W: Word>(
+    game: &Game<W>,
+    limits: &Limits,
+    multipv: usize,
+    stop: &AtomicBool,
+) -> Analysis {
     Searcher::default().analyze(game, limits, multipv, stop)
 }
