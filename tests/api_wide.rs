@@ -232,7 +232,10 @@ fn a_review_judges_a_13x13_game() {
     // The escape was there; the king's step aside still wins, more slowly.
     assert_eq!(plies[0]["best_move"], "a12-a13", "{v}");
     assert_eq!(plies[0]["best"]["score"], json!({"win": 1}), "{v}");
-    assert!(plies[0]["after"]["score"]["win"].as_i64().unwrap() > 1, "{v}");
+    assert!(
+        plies[0]["after"]["score"]["win"].as_i64().unwrap() > 1,
+        "{v}"
+    );
     assert_eq!(plies[1]["side"], "attackers", "{v}");
     assert_eq!(v["summary"]["positions"], 3, "{v}");
     server.stop();
