@@ -96,7 +96,9 @@ impl RulesInput {
     pub fn variant(&self) -> Result<&'static Variant, ApiError> {
         match self.any_variant(false)? {
             AnyVariant::Narrow(v) => Ok(v),
-            AnyVariant::Wide(_) => unreachable!("a 13x13 board is refused unless asked for"),
+            AnyVariant::Small(_) | AnyVariant::Wide(_) => {
+                unreachable!("only the u128 word is built unless asked for")
+            }
         }
     }
 
@@ -136,6 +138,7 @@ impl RulesInput {
                     from_json_value(Value::Object(object.clone())).map_err(in_rules)?;
                 let variant = build(&dto.rule_set(), false)?;
                 match variant {
+                    AnyVariant::Small(v) => check_derived(&dto, v)?,
                     AnyVariant::Narrow(v) => check_derived(&dto, v)?,
                     AnyVariant::Wide(v) => check_derived(&dto, v)?,
                 }

@@ -40,7 +40,7 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
             .map_err(|e| e.problem().detail);
     }
     let id = args.variant.as_deref().unwrap_or("brandubh");
-    Variant::by_id(id).map(AnyVariant::Narrow).ok_or_else(|| {
+    AnyVariant::preset(id).ok_or_else(|| {
         let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
         format!("unknown variant {id:?} (one of: {})", ids.join(", "))
     })
@@ -48,6 +48,7 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
 
 pub fn run(args: &PerftArgs) -> ExitCode {
     match variant(args) {
+        Ok(AnyVariant::Small(v)) => run_on(v, args),
         Ok(AnyVariant::Narrow(v)) => run_on(v, args),
         Ok(AnyVariant::Wide(v)) => run_on(v, args),
         Err(e) => {
