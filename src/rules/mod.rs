@@ -50,7 +50,6 @@ pub use ruleset::{
     AnyVariant, MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet,
     RuleSetError, SIZES, custom_variants,
 };
-pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use threats::Lines;
 pub(crate) use threats::{line_squares, lines_from};
