@@ -654,6 +654,29 @@ impl<W: Word> Variant<W> {
         }
     }
 
+    /// The same rules in the 64-bit word of the 7x7 board: the preset's, or the
+    /// custom rule set's kept beside it. `None` on other boards.
+    pub(crate) fn small_twin(&self) -> Option<&'static Variant<u64>> {
+        if self.size() > u64::MAX_SIZE {
+            return None;
+        }
+        if let Some(i) = self.preset_index() {
+            let id = Variant::all()[i].id;
+            return Variant::small().iter().find(|v| v.id == id);
+        }
+        let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
+        match registry.get(self.id) {
+            Some((
+                _,
+                Ok(Built {
+                    any: AnyVariant::Small(v),
+                    ..
+                }),
+            )) => Some(*v),
+            _ => None,
+        }
+    }
+
     /// Whether this is one of the presets (not a custom rule set).
     pub fn is_preset(&self) -> bool {
         self.preset_index().is_some()

@@ -131,13 +131,7 @@ impl<W: Word> CornerPlay<W> {
     /// The king's lines to the empty mouths: open now from `k`, and from each
     /// square of `moves` (his moves), the board occupied by `occ`.
     #[inline]
-    pub(crate) fn mouth_routes(
-        &self,
-        v: &Variant<W>,
-        k: usize,
-        moves: W,
-        occ: W,
-    ) -> MouthRoutes {
+    pub(crate) fn mouth_routes(&self, v: &Variant<W>, k: usize, moves: W, occ: W) -> MouthRoutes {
         let mut r = MouthRoutes::default();
         let king = bit::<W>(k);
         if ((moves | king) & self.mouth_lines).is_zero() {

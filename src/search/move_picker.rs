@@ -296,7 +296,12 @@ impl<W: Word> MovePicker<W> {
     /// Plans the node and generates its good moves (kept out of [`MovePicker::next`]
     /// so that handing out a move stays a few instructions).
     #[inline(never)]
-    fn begin_good(&mut self, pos: &Position<W>, scored: &mut [Scored; MAX_MOVES], heur: &Heuristics) {
+    fn begin_good(
+        &mut self,
+        pos: &Position<W>,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) {
         let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
         self.end = generate_good(pos, &plan, scored);
         self.plan = plan;
@@ -306,7 +311,12 @@ impl<W: Word> MovePicker<W> {
 
     /// Generates the quiet moves and sorts the best of them.
     #[inline(never)]
-    fn begin_quiet(&mut self, pos: &Position<W>, scored: &mut [Scored; MAX_MOVES], heur: &Heuristics) {
+    fn begin_quiet(
+        &mut self,
+        pos: &Position<W>,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) {
         let n = generate_quiet(pos, &self.plan, heur, &mut scored[self.end..]);
         let quiet = &mut scored[self.end..self.end + n];
         if n > SORTED_QUIETS {
