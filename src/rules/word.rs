@@ -1,11 +1,15 @@
 //! The storage word of a board: the few bit operations the rules and the search
 //! use, and where each square's bit lies, so that each board size gets the
-//! narrowest word that holds it. The boards up to 11x11 use a `u128` (bit
-//! `rank * 11 + file`, a square's own number); a 13x13 board uses a 192-bit
-//! [`Wide`] word (bit `rank * 13 + file`).
+//! narrowest word that holds it. The 7x7 board uses a `u64` (bit `rank * 7 +
+//! file`, bits 0-48); the 9x9 and 11x11 boards a `u128` (bit `rank * 11 + file`,
+//! a square's own number), which also holds a 7x7 board where a caller asks for
+//! that word; a 13x13 board uses a 192-bit [`Wide`] word (bit `rank * 13 + file`).
+//!
+//! A piece on a square has the same Zobrist key in every word that holds the
+//! square's board up to 11x11, so a 7x7 position hashes alike in `u64` and `u128`.
 //!
 //! Everything generic over a word is monomorphised: a preset's position, move
-//! generation and search compile to the same code as with a plain `u128`.
+//! generation and search compile to the same code as with a plain integer.
 
 use std::fmt::Debug;
 use std::hash::Hash;
