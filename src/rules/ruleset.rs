@@ -29,8 +29,9 @@ pub const NO_CAPTURE_LIMITS: std::ops::RangeInclusive<u16> = 2..=1000;
 /// The longest `name` accepted, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most distinct custom rule sets one process keeps. Each costs about a
-/// kilobyte and is never freed (a `&'static Variant` may be held by any position),
-/// so the bound caps the memory clients can make the service hold at ~10 MB.
+/// kilobyte (a 7x7 one under two: it is kept in two words) and is never freed (a
+/// `&'static Variant` may be held by any position), so the bound caps the memory
+/// clients can make the service hold at ~10-20 MB.
 pub const MAX_CUSTOM_VARIANTS: usize = 10_000;
 
 /// A rule set as data: the fields of a preset, before validation.
