@@ -35,7 +35,12 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
     if let Some(text) = &args.rules {
         // The same reading as the API's query form: JSON when it starts with `{`.
         return RulesInput::from_query(text)
-            .and_then(|rules| rules.any_variant(true))
+            .and_then(|rules| rules.variant())
+            // A 7x7 board is played in its own 64-bit word, as the presets are.
+            .map(|any| match any {
+                AnyVariant::Narrow(v) => v.small_twin().map_or(any, AnyVariant::Small),
+                other => other,
+            })
             // The detail names the field or key at fault (`rules.board_size`).
             .map_err(|e| e.problem().detail);
     }
@@ -48,9 +53,7 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
 
 pub fn run(args: &PerftArgs) -> ExitCode {
     match variant(args) {
-        Ok(AnyVariant::Small(v)) => run_on(v, args),
-        Ok(AnyVariant::Narrow(v)) => run_on(v, args),
-        Ok(AnyVariant::Wide(v)) => run_on(v, args),
+        Ok(any) => crate::with_word!(any, AnyVariant, v => run_on(v, args)),
         Err(e) => {
             eprintln!("branan perft: {e}");
             ExitCode::from(2)

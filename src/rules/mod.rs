@@ -11,6 +11,7 @@
 //! assert_eq!(game.outcome().unwrap().reason.name(), "king_escaped");
 //! ```
 
+mod any_word;
 mod bitboard;
 mod direction;
 mod edges;
@@ -32,6 +33,7 @@ mod variant;
 mod word;
 mod zobrist;
 
+pub use any_word::{AnyGame, AnyPosition};
 pub use bitboard::BitBoard;
 pub use direction::Direction;
 pub use error::{
