@@ -1,7 +1,7 @@
 //! Perft from the start positions: the table of docs/rules.md, and the two presets that
 //! share a start with a table preset.
 
-use branan::rules::{Game, Position, Variant, divide, perft};
+use branan::rules::{AnyVariant, Game, Position, Variant, divide, perft};
 
 fn start(id: &str) -> Game {
     Game::new(Position::start(Variant::by_id(id).expect("preset")))
@@ -78,6 +78,27 @@ fn tawlbwrdd_to_depth_4() {
 #[test]
 fn brandubh_classic_shares_brandubh_counts_to_depth_5() {
     check("brandubh-classic", &BRANDUBH);
+}
+
+/// The 7x7 presets are played in the 64-bit word of their board: the same
+/// counts, node for node, as in the `u128` word above.
+#[test]
+fn the_7x7_presets_count_alike_in_their_64_bit_word() {
+    for id in ["brandubh", "brandubh-classic"] {
+        let Some(AnyVariant::Small(v)) = AnyVariant::preset(id) else {
+            panic!("{id} is not in the 64-bit word");
+        };
+        assert_eq!(v.id, id);
+        assert!(v.is_preset());
+        let narrow = Variant::by_id(id).expect("preset");
+        assert_eq!(v.rules_id(), narrow.rules_id());
+        let game = Game::new(Position::start(v));
+        assert_eq!(game.position().key(), start(id).position().key(), "{id}");
+        for (depth, &expected) in BRANDUBH.iter().enumerate() {
+            let depth = depth as u32 + 1;
+            assert_eq!(perft(&game, depth), expected, "{id} perft {depth}");
+        }
+    }
 }
 
 #[test]

@@ -894,9 +894,43 @@ proptest! {
         let (rules, start) = reference::from_object(&r.object()).map_err(TestCaseError::fail)?;
         let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
         match variant {
+            AnyVariant::Small(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
             AnyVariant::Narrow(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
             AnyVariant::Wide(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random 7x7 rule sets are played in the 64-bit word of their board: along a
+    /// random game it agrees with the reference, and at its end the same rules in
+    /// the `u128` word (as `RuleSet::build` answers them) have the same Zobrist
+    /// keys (the whole history's, so repetition and the search's tables see the
+    /// same numbers) and the same perft, as the reference does.
+    #[test]
+    fn random_7x7_rule_sets_agree_in_both_words(r in random_rules(), seed in any::<u64>(), plies in 0usize..60, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
+        let r = RandomRules { size: 7, ..r };
+        let small = match r.rule_set().build_any() {
+            Ok(AnyVariant::Small(v)) => v,
+            Err(RuleSetError::StartOver { .. }) => return Ok(()),
+            other => return Err(TestCaseError::fail(format!("{r:?}: {other:?}"))),
+        };
+        let narrow = r.rule_set().build().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(small.rules_id(), narrow.rules_id());
+        let (rules, start) = reference::from_object(&r.object()).map_err(TestCaseError::fail)?;
+        let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
+        let mut played = agree_along_a_game_in(small, pos, seed, plies, shuffle)?;
+        let mut in_u128 = Game::new(Position::start(narrow));
+        for &m in played.engine.moves() {
+            in_u128.play(m).map_err(|e| TestCaseError::fail(format!("{m}: {e}")))?;
+        }
+        prop_assert_eq!(in_u128.keys(), played.engine.keys());
+        prop_assert_eq!(in_u128.position().to_string(), played.engine.position().to_string());
+        let ours = perft(&played.engine, 2);
+        prop_assert_eq!(ours, perft(&in_u128, 2));
+        prop_assert_eq!(ours, reference::perft(&mut played.simple, 2));
     }
 }
 
@@ -957,7 +991,7 @@ fn perft_13x13_agrees_with_the_reference() {
         let theirs: Vec<u64> = (1..=3).map(|d| reference::perft(&mut g, d)).collect();
         let v = match rule_set_13(corners).build_any().expect("13x13 rules build") {
             AnyVariant::Wide(v) => v,
-            AnyVariant::Narrow(_) => panic!("a 13x13 board in the narrow word"),
+            other => panic!("a 13x13 board in another word: {other:?}"),
         };
         assert_eq!(v.size(), 13);
         let game = Game::new(Position::start(v));

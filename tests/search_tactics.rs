@@ -203,3 +203,60 @@ fn the_king_escapes_on_a_13x13_board() {
     }
     assert!(game.legal_moves().contains(a.best_move.unwrap()));
 }
+
+/// The 7x7 presets are searched in the 64-bit word of their board, whether the
+/// game is held in it or in the `u128` word: node for node the search of the
+/// `u128` word (the benchmark's positions at depth 6, counted before the 7x7
+/// board had a word of its own), so the same answers.
+#[test]
+fn the_7x7_search_is_the_same_in_the_64_bit_word() {
+    use branan::rules::AnyVariant;
+    let cases = [
+        (
+            "brandubh",
+            "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+            20_458,
+            "d2-f2",
+        ),
+        (
+            "brandubh",
+            "3t3/4t2/1t2T2/t1TK1tt/T6/3t3/5t1 d 4",
+            101_291,
+            "e5-e3",
+        ),
+        (
+            "brandubh",
+            "7/3t3/ttt4/1T4t/3K1T1/1t1T3/5t1 d 7",
+            6_692,
+            "d3-e3",
+        ),
+        (
+            "brandubh-classic",
+            "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+            226_434,
+            "d2-f2",
+        ),
+    ];
+    for (id, text, nodes, best) in cases {
+        let held = game(id, text);
+        let small = held.in_small_word().expect("a 7x7 game");
+        assert_eq!(small.keys(), held.keys(), "{id} {text}");
+        let Some(AnyVariant::Small(v)) = AnyVariant::preset(id) else {
+            panic!("{id} has no 64-bit word");
+        };
+        let own = Game::new(Position::parse(v, text).unwrap());
+        for a in [
+            search(&held, 6),
+            analyze(&own, &Limits::depth(6), 1, &AtomicBool::new(false)),
+        ] {
+            assert_eq!(a.nodes, nodes, "{id} {text}");
+            assert_eq!(a.best_move.map(|m| m.to_string()).as_deref(), Some(best));
+        }
+    }
+    // Other boards stay in their word.
+    assert!(
+        game("tablut", "9/1K7/9/9/9/9/9/9/8t d 0")
+            .in_small_word()
+            .is_none()
+    );
+}

@@ -534,8 +534,15 @@ impl ReviewRun {
 /// A review in progress, in the word of its board.
 #[derive(Debug)]
 enum AnyReviewer {
+    Small(Reviewer<u64>),
     Narrow(Reviewer),
     Wide(Reviewer<Wide>),
+}
+
+impl From<Reviewer<u64>> for AnyReviewer {
+    fn from(r: Reviewer<u64>) -> AnyReviewer {
+        AnyReviewer::Small(r)
+    }
 }
 
 impl From<Reviewer> for AnyReviewer {

@@ -176,7 +176,13 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
 
 /// Validates a rule set, located as a rule object's field or a rules string's key.
 fn build(rules: &RuleSet, from_text: bool) -> Result<AnyVariant, ApiError> {
-    rules.build_any().map_err(|e| located(e, from_text))
+    // The API holds a 7x7 board in the u128 word, as a preset's (moves are read
+    // up to k11 alike); its search runs in the 64-bit word all the same.
+    match rules.build_any() {
+        Ok(AnyVariant::Small(_)) => rules.build().map(AnyVariant::Narrow),
+        other => other,
+    }
+    .map_err(|e| located(e, from_text))
 }
 
 /// A rule set's fault, located as a rule object's field or a rules string's key.

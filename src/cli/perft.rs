@@ -36,11 +36,16 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
         // The same reading as the API's query form: JSON when it starts with `{`.
         return RulesInput::from_query(text)
             .and_then(|rules| rules.variant())
+            // A 7x7 board is played in its own 64-bit word, as the presets are.
+            .map(|any| match any {
+                AnyVariant::Narrow(v) => v.small_twin().map_or(any, AnyVariant::Small),
+                other => other,
+            })
             // The detail names the field or key at fault (`rules.board_size`).
             .map_err(|e| e.problem().detail);
     }
     let id = args.variant.as_deref().unwrap_or("brandubh");
-    Variant::by_id(id).map(AnyVariant::Narrow).ok_or_else(|| {
+    AnyVariant::preset(id).ok_or_else(|| {
         let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
         format!("unknown variant {id:?} (one of: {})", ids.join(", "))
     })

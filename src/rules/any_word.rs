@@ -30,6 +30,7 @@ use super::word::{Wide, Word};
 macro_rules! with_word {
     ($value:expr, $kind:ident, $x:pat => $body:expr) => {
         match $value {
+            $kind::Small($x) => $body,
             $kind::Narrow($x) => $body,
             $kind::Wide($x) => $body,
         }
@@ -39,6 +40,7 @@ macro_rules! with_word {
 /// A position on any board: a `u128` word up to 11x11, [`Wide`] on 13x13.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyPosition {
+    Small(Position<u64>),
     Narrow(Position),
     Wide(Position<Wide>),
 }
@@ -46,6 +48,7 @@ pub enum AnyPosition {
 /// A game on any board: a `u128` word up to 11x11, [`Wide`] on 13x13.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
+    Small(Game<u64>),
     Narrow(Game),
     Wide(Game<Wide>),
 }
@@ -53,6 +56,18 @@ pub enum AnyGame {
 impl From<Position> for AnyPosition {
     fn from(p: Position) -> AnyPosition {
         AnyPosition::Narrow(p)
+    }
+}
+
+impl From<Position<u64>> for AnyPosition {
+    fn from(p: Position<u64>) -> AnyPosition {
+        AnyPosition::Small(p)
+    }
+}
+
+impl From<Game<u64>> for AnyGame {
+    fn from(g: Game<u64>) -> AnyGame {
+        AnyGame::Small(g)
     }
 }
 

@@ -1,6 +1,6 @@
-//! A set of squares as a board's storage word (see [`Word`]): a `u128` with bit
-//! `rank * 11 + file` on the boards up to 11x11, where a square's bit is its own
-//! number, a wider word on 13x13.
+//! A set of squares as a board's storage word (see [`Word`]): a `u64` with bit
+//! `rank * 7 + file` on 7x7, a `u128` with bit `rank * 11 + file` on the boards
+//! up to 11x11 (where a square's bit is its own number), a wider word on 13x13.
 
 use super::square::Square;
 use super::word::Word;

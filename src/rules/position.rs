@@ -164,6 +164,21 @@ impl<W: Word> Position<W> {
         next
     }
 
+    /// The same position held in another word, of `variant` (the same rules).
+    pub(crate) fn in_word<V: Word>(&self, variant: &'static Variant<V>) -> Position<V> {
+        let mut p = Position {
+            variant,
+            attackers: self.attackers.convert(),
+            defenders: self.defenders.convert(),
+            king: self.king.convert(),
+            turn: self.turn,
+            plies_since_capture: self.plies_since_capture,
+            key: 0,
+        };
+        p.key = p.compute_key();
+        p
+    }
+
     /// The key computed from scratch (the incremental one must always equal it).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;

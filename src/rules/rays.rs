@@ -174,6 +174,14 @@ static U128_TABLES: LazyLock<[SizeTables<u128>; 4]> =
 /// The 13x13 board's tables, built once.
 static WIDE_TABLES: LazyLock<SizeTables<Wide>> = LazyLock::new(|| SizeTables::new(13));
 
+/// The 7x7 board's tables in its `u64` word, built once.
+static SMALL_TABLES: LazyLock<SizeTables<u64>> = LazyLock::new(|| SizeTables::new(7));
+
+pub(super) fn tables_small(size: u8, escape: Escape) -> Tables<u64> {
+    assert_eq!(size, 7, "the 64-bit word holds the 7x7 board");
+    SMALL_TABLES.tables(escape)
+}
+
 pub(super) fn tables_u128(size: u8, escape: Escape) -> Tables<u128> {
     U128_TABLES[((size - 5) / 2) as usize].tables(escape)
 }
@@ -336,6 +344,20 @@ mod tests {
             steps_match::<u128>(size);
         }
         steps_match::<Wide>(13);
+        steps_match::<u64>(7);
+    }
+
+    #[test]
+    fn the_7x7_rays_are_the_same_squares_in_both_words() {
+        let narrow = build_rays::<u128>(7);
+        let small = build_rays::<u64>(7);
+        for sq in crate::rules::BitBoard::<u64>::board(7) {
+            for dir in 0..4 {
+                let a = crate::rules::BitBoard(narrow[dir][<u128 as Word>::index(sq) as usize]);
+                let b = crate::rules::BitBoard(small[dir][<u64 as Word>::index(sq) as usize]);
+                assert_eq!(a.convert::<u64>(), b, "{sq} {dir}");
+            }
+        }
     }
 
     fn steps_match<W: Word>(size: u8) {

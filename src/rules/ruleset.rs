@@ -29,8 +29,9 @@ pub const NO_CAPTURE_LIMITS: std::ops::RangeInclusive<u16> = 2..=1000;
 /// The longest `name` accepted, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most distinct custom rule sets one process keeps. Each costs about a
-/// kilobyte and is never freed (a `&'static Variant` may be held by any position),
-/// so the bound caps the memory clients can make the service hold at ~10 MB.
+/// kilobyte (a 7x7 one under two: it is kept in two words) and is never freed (a
+/// `&'static Variant` may be held by any position), so the bound caps the memory
+/// clients can make the service hold at ~10-20 MB.
 pub const MAX_CUSTOM_VARIANTS: usize = 10_000;
 
 /// A rule set as data: the fields of a preset, before validation.
@@ -378,15 +379,19 @@ impl RuleSet {
             }
             return Err(RuleSetError::SizeNotYet { size: self.size });
         }
-        match self.build_any()? {
-            AnyVariant::Narrow(v) => Ok(v),
-            AnyVariant::Wide(_) => Err(RuleSetError::SizeNotYet { size: self.size }),
-        }
+        self.intern()?
+            .narrow
+            .ok_or(RuleSetError::SizeNotYet { size: self.size })
     }
 
     /// [`RuleSet::build`] for every board size: the variant in the word of its
-    /// board.
+    /// board (a 7x7 board's in a 64-bit word, the presets' too).
     pub fn build_any(&self) -> Result<AnyVariant, RuleSetError> {
+        self.intern().map(|built| built.any)
+    }
+
+    /// Validates the rules and finds or builds their variants.
+    fn intern(&self) -> Result<Built, RuleSetError> {
         let start = self.validate()?;
         let mut canonical = RuleSet {
             name: None,
@@ -398,7 +403,7 @@ impl RuleSet {
         }
         let text = canonical.canonical_text();
         if let Some(p) = preset_of(&text) {
-            return Ok(AnyVariant::Narrow(p));
+            return Ok(Built::preset(p));
         }
         let id = id_of(&text);
         let mut registry = registry().lock().unwrap_or_else(|e| e.into_inner());
@@ -416,22 +421,48 @@ impl RuleSet {
         let id_static: &'static str = Box::leak(id.clone().into_boxed_str());
         let name: &'static str = Box::leak(format!("Custom rules {id}").into_boxed_str());
         let start: &'static str = Box::leak(canonical.start.clone().into_boxed_str());
-        let (variant, over) = if canonical.size > u128::MAX_SIZE {
+        let built = if canonical.size > u128::MAX_SIZE {
             let v: &'static Variant<Wide> = Box::leak(Box::new(canonical.variant(
                 id_static,
                 name,
                 CUSTOM_SOURCE,
                 start,
             )));
-            (AnyVariant::Wide(v), Position::start(v).outcome(1))
+            Built {
+                any: AnyVariant::Wide(v),
+                narrow: None,
+            }
         } else {
-            let v: &'static Variant = Box::leak(Box::new(canonical.variant(
+            let narrow: &'static Variant = Box::leak(Box::new(canonical.variant(
                 id_static,
                 name,
                 CUSTOM_SOURCE,
                 start,
             )));
-            (AnyVariant::Narrow(v), Position::start(v).outcome(1))
+            // A 7x7 board is played in its 64-bit word; `build` still answers
+            // the same rules in the wider word, so both are kept.
+            let any = if canonical.size <= u64::MAX_SIZE {
+                AnyVariant::Small(Box::leak(Box::new(canonical.variant(
+                    id_static,
+                    name,
+                    CUSTOM_SOURCE,
+                    start,
+                ))))
+            } else {
+                AnyVariant::Narrow(narrow)
+            };
+            Built {
+                any,
+                narrow: Some(narrow),
+            }
+        };
+        let over = match built.narrow {
+            Some(v) => Position::start(v).outcome(1),
+            None => match built.any {
+                AnyVariant::Wide(v) => Position::start(v).outcome(1),
+                AnyVariant::Narrow(v) => Position::start(v).outcome(1),
+                AnyVariant::Small(v) => Position::start(v).outcome(1),
+            },
         };
         // A start that is already over is refused; a position needs a `'static`
         // variant, so the refusal is remembered in the registry like a success
@@ -440,7 +471,7 @@ impl RuleSet {
             Some(end) => Err(RuleSetError::StartOver {
                 reason: end.reason.name(),
             }),
-            None => Ok(variant),
+            None => Ok(built),
         };
         registry.insert(id, (text, entry.clone()));
         entry
@@ -497,22 +528,58 @@ pub(crate) const fn king_arms_name(a: KingArms) -> &'static str {
 const CUSTOM_DESCRIPTION: &str = "A rule set sent by a client.";
 const CUSTOM_SOURCE: &str = "rules sent with the request";
 
-type Entry = Result<AnyVariant, RuleSetError>;
+/// A rule set's variants: in the word of its board, and in the `u128` word
+/// [`RuleSet::build`] answers (on the boards up to 11x11).
+#[derive(Clone, Copy, Debug)]
+struct Built {
+    any: AnyVariant,
+    narrow: Option<&'static Variant>,
+}
+
+impl Built {
+    fn preset(p: &'static Variant) -> Built {
+        Built {
+            any: AnyVariant::preset(p.id).unwrap_or(AnyVariant::Narrow(p)),
+            narrow: Some(p),
+        }
+    }
+}
+
+type Entry = Result<Built, RuleSetError>;
 
 /// A variant of any board size, in the word of its board: the handle code that
 /// serves every size holds, matching once to reach the monomorphised rules.
 #[derive(Clone, Copy, Debug)]
 pub enum AnyVariant {
-    /// Boards up to 11x11 (every preset).
+    /// The 7x7 board, in a 64-bit word.
+    Small(&'static Variant<u64>),
+    /// The 9x9 and 11x11 boards (and any board up to 11x11 in the `u128`
+    /// word, as [`RuleSet::build`] answers them).
     Narrow(&'static Variant),
     /// The 13x13 board.
     Wide(&'static Variant<Wide>),
 }
 
 impl AnyVariant {
+    /// The preset of this id in the word of its board.
+    ///
+    /// ```
+    /// use branan::rules::AnyVariant;
+    /// assert!(matches!(AnyVariant::preset("brandubh"), Some(AnyVariant::Small(_))));
+    /// assert!(matches!(AnyVariant::preset("tablut"), Some(AnyVariant::Narrow(_))));
+    /// assert!(AnyVariant::preset("chess").is_none());
+    /// ```
+    pub fn preset(id: &str) -> Option<AnyVariant> {
+        if let Some(v) = Variant::small().iter().find(|v| v.id == id) {
+            return Some(AnyVariant::Small(v));
+        }
+        Variant::by_id(id).map(AnyVariant::Narrow)
+    }
+
     /// The variant's id (a preset's, or a custom rule set's canonical id).
     pub fn id(&self) -> &'static str {
         match self {
+            AnyVariant::Small(v) => v.id,
             AnyVariant::Narrow(v) => v.id,
             AnyVariant::Wide(v) => v.id,
         }
@@ -521,6 +588,7 @@ impl AnyVariant {
     /// The board's side length.
     pub fn size(&self) -> u8 {
         match self {
+            AnyVariant::Small(v) => v.size(),
             AnyVariant::Narrow(v) => v.size(),
             AnyVariant::Wide(v) => v.size(),
         }
@@ -564,20 +632,55 @@ fn preset_of(text: &str) -> Option<&'static Variant> {
 }
 
 impl<W: Word> Variant<W> {
+    /// The index in [`Variant::all`] of the preset this is, in whichever word
+    /// (`None` for a custom rule set).
+    fn preset_index(&self) -> Option<usize> {
+        let all = Variant::all();
+        if let Some(i) = all.iter().position(|p| std::ptr::addr_eq(p, self)) {
+            return Some(i);
+        }
+        let small = Variant::small()
+            .iter()
+            .find(|p| std::ptr::addr_eq(*p, self))?;
+        all.iter().position(|p| p.id == small.id)
+    }
+
     /// The canonical id of this variant's rules (see [`RuleSet::canonical_id`]):
     /// for a preset the id its rules would get if sent as data.
     pub fn rules_id(&self) -> &'static str {
-        let all = Variant::all();
-        match all.iter().position(|p| std::ptr::addr_eq(p, self)) {
+        match self.preset_index() {
             Some(i) => preset_texts()[i].1.as_str(),
             // A custom variant's id is its canonical id.
             None => self.id,
         }
     }
 
+    /// The same rules in the 64-bit word of the 7x7 board: the preset's, or the
+    /// custom rule set's kept beside it. `None` on other boards.
+    pub(crate) fn small_twin(&self) -> Option<&'static Variant<u64>> {
+        if self.size() > u64::MAX_SIZE {
+            return None;
+        }
+        if let Some(i) = self.preset_index() {
+            let id = Variant::all()[i].id;
+            return Variant::small().iter().find(|v| v.id == id);
+        }
+        let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
+        match registry.get(self.id) {
+            Some((
+                _,
+                Ok(Built {
+                    any: AnyVariant::Small(v),
+                    ..
+                }),
+            )) => Some(*v),
+            _ => None,
+        }
+    }
+
     /// Whether this is one of the presets (not a custom rule set).
     pub fn is_preset(&self) -> bool {
-        Variant::all().iter().any(|p| std::ptr::addr_eq(p, self))
+        self.preset_index().is_some()
     }
 }
 
@@ -589,10 +692,9 @@ impl Variant {
             return Some(&Variant::all()[i]);
         }
         let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
-        registry.get(id).and_then(|(_, entry)| match entry {
-            Ok(AnyVariant::Narrow(v)) => Some(*v),
-            _ => None,
-        })
+        registry
+            .get(id)
+            .and_then(|(_, entry)| entry.as_ref().ok().and_then(|built| built.narrow))
     }
 }
 

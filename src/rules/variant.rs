@@ -523,6 +523,14 @@ impl Variant {
     }
 }
 
+impl Variant<u64> {
+    /// The 7x7 presets (Brandubh and its classic rules) in the 64-bit word of
+    /// their board, in [`Variant::all`]'s order.
+    pub fn small() -> &'static [Variant<u64>] {
+        &SMALL_VARIANTS[..]
+    }
+}
+
 const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
 const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
 const HNEFATAFL_START: &str =
@@ -530,158 +538,210 @@ const HNEFATAFL_START: &str =
 const TAWLBWRDD_START: &str =
     "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
 
+/// A preset's rules, before they are built in the word of a board.
+struct Preset {
+    id: &'static str,
+    name: &'static str,
+    description: &'static str,
+    source: &'static str,
+    size: u8,
+    start: &'static str,
+    escape: Escape,
+    king_capture: KingCapture,
+    throne_reentry: bool,
+    repetition: Repetition,
+    no_capture_limit: Option<u16>,
+    no_legal_moves: NoMovesOutcome,
+    attackers_eliminated_wins: bool,
+    features: Features,
+    squares: SpecialSquares,
+}
+
+impl Preset {
+    fn build<W: Word>(&self) -> Variant<W> {
+        Variant::new(
+            self.id,
+            self.name,
+            self.description,
+            self.source,
+            self.size,
+            self.start,
+            self.escape,
+            self.king_capture,
+            self.throne_reentry,
+            self.repetition,
+            self.no_capture_limit,
+            self.no_legal_moves,
+            self.attackers_eliminated_wins,
+            self.features,
+            self.squares,
+        )
+    }
+}
+
+/// The presets, in [`Variant::all`]'s order.
+const PRESETS: [Preset; 7] = [
+    Preset {
+        id: "brandubh",
+        name: "Brandubh",
+        description: "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
+        source: "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
+        size: 7,
+        start: BRANDUBH_START,
+        escape: Escape::Corners,
+        king_capture: KingCapture::Weak,
+        throne_reentry: true,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        no_capture_limit: Some(120),
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: true,
+        features: Features::BASIC,
+        squares: SpecialSquares::classic(KingCapture::Weak, true),
+    },
+    Preset {
+        id: "tablut",
+        name: "Tablut",
+        description: "The 9x9 Sami game: the king escapes to any edge square.",
+        source: "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
+        size: 9,
+        start: TABLUT_START,
+        escape: Escape::Edges,
+        king_capture: KingCapture::ThroneFourBesideThree,
+        throne_reentry: true,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        no_capture_limit: Some(120),
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: true,
+        features: Features::BASIC,
+        squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+    },
+    Preset {
+        id: "tawlbwrdd",
+        name: "Tawlbwrdd",
+        description: "The Welsh game on 11x11: the king escapes to any edge square.",
+        source: "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
+        size: 11,
+        start: TAWLBWRDD_START,
+        escape: Escape::Edges,
+        king_capture: KingCapture::ThroneFourBesideThree,
+        throne_reentry: false,
+        repetition: Repetition {
+            occurrence: 2,
+            outcome: RepetitionOutcome::Draw,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Draw,
+        attackers_eliminated_wins: false,
+        features: Features::BASIC,
+        squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+    },
+    Preset {
+        id: "brandubh-classic",
+        name: "Brandubh (classic)",
+        description: "Brandubh with a strong king on the throne; repeating a position three times loses.",
+        source: "Brandubh in the reconstruction found in most tafl books and apps",
+        size: 7,
+        start: BRANDUBH_START,
+        escape: Escape::Corners,
+        king_capture: KingCapture::ThroneFour,
+        throne_reentry: true,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::MoverLoses,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: false,
+        features: Features::BASIC,
+        squares: SpecialSquares::classic(KingCapture::ThroneFour, true),
+    },
+    Preset {
+        id: "tablut-linnaeus",
+        name: "Tablut (Linnaeus)",
+        description: "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
+        source: "Tablut after Linnaeus's 1732 diary, in its most literal reading",
+        size: 9,
+        start: TABLUT_START,
+        escape: Escape::Edges,
+        king_capture: KingCapture::ThroneFourBesideThree,
+        throne_reentry: false,
+        repetition: Repetition {
+            occurrence: 2,
+            outcome: RepetitionOutcome::Draw,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Draw,
+        attackers_eliminated_wins: false,
+        features: Features::BASIC,
+        squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+    },
+    Preset {
+        id: "copenhagen",
+        name: "Copenhagen Hnefatafl",
+        description: "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
+        source: "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
+        size: 11,
+        start: HNEFATAFL_START,
+        escape: Escape::Corners,
+        king_capture: KingCapture::FourSides,
+        throne_reentry: true,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::DefendersLose,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: false,
+        features: Features {
+            shieldwall: true,
+            edge_forts: true,
+            encirclement: true,
+            ..Features::BASIC
+        },
+        squares: SpecialSquares::classic(KingCapture::FourSides, true),
+    },
+    Preset {
+        id: "fetlar",
+        name: "Fetlar Hnefatafl",
+        description: "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
+        source: "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
+        size: 11,
+        start: HNEFATAFL_START,
+        escape: Escape::Corners,
+        king_capture: KingCapture::FourSides,
+        throne_reentry: true,
+        repetition: Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        },
+        no_capture_limit: None,
+        no_legal_moves: NoMovesOutcome::Loses,
+        attackers_eliminated_wins: false,
+        features: Features {
+            encirclement: true,
+            ..Features::BASIC
+        },
+        squares: SpecialSquares::classic(KingCapture::FourSides, true),
+    },
+];
+
 /// The presets, built once (their tables are shared statics).
-static VARIANTS: std::sync::LazyLock<[Variant; 7]> = std::sync::LazyLock::new(|| {
-    [
-        Variant::new(
-            "brandubh",
-            "Brandubh",
-            "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
-            "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
-            7,
-            BRANDUBH_START,
-            Escape::Corners,
-            KingCapture::Weak,
-            true,
-            Repetition {
-                occurrence: 3,
-                outcome: RepetitionOutcome::Draw,
-            },
-            Some(120),
-            NoMovesOutcome::Loses,
-            true,
-            Features::BASIC,
-            SpecialSquares::classic(KingCapture::Weak, true),
-        ),
-        Variant::new(
-            "tablut",
-            "Tablut",
-            "The 9x9 Sami game: the king escapes to any edge square.",
-            "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
-            9,
-            TABLUT_START,
-            Escape::Edges,
-            KingCapture::ThroneFourBesideThree,
-            true,
-            Repetition {
-                occurrence: 3,
-                outcome: RepetitionOutcome::Draw,
-            },
-            Some(120),
-            NoMovesOutcome::Loses,
-            true,
-            Features::BASIC,
-            SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-        ),
-        Variant::new(
-            "tawlbwrdd",
-            "Tawlbwrdd",
-            "The Welsh game on 11x11: the king escapes to any edge square.",
-            "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
-            11,
-            TAWLBWRDD_START,
-            Escape::Edges,
-            KingCapture::ThroneFourBesideThree,
-            false,
-            Repetition {
-                occurrence: 2,
-                outcome: RepetitionOutcome::Draw,
-            },
-            None,
-            NoMovesOutcome::Draw,
-            false,
-            Features::BASIC,
-            SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-        ),
-        Variant::new(
-            "brandubh-classic",
-            "Brandubh (classic)",
-            "Brandubh with a strong king on the throne; repeating a position three times loses.",
-            "Brandubh in the reconstruction found in most tafl books and apps",
-            7,
-            BRANDUBH_START,
-            Escape::Corners,
-            KingCapture::ThroneFour,
-            true,
-            Repetition {
-                occurrence: 3,
-                outcome: RepetitionOutcome::MoverLoses,
-            },
-            None,
-            NoMovesOutcome::Loses,
-            false,
-            Features::BASIC,
-            SpecialSquares::classic(KingCapture::ThroneFour, true),
-        ),
-        Variant::new(
-            "tablut-linnaeus",
-            "Tablut (Linnaeus)",
-            "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
-            "Tablut after Linnaeus's 1732 diary, in its most literal reading",
-            9,
-            TABLUT_START,
-            Escape::Edges,
-            KingCapture::ThroneFourBesideThree,
-            false,
-            Repetition {
-                occurrence: 2,
-                outcome: RepetitionOutcome::Draw,
-            },
-            None,
-            NoMovesOutcome::Draw,
-            false,
-            Features::BASIC,
-            SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-        ),
-        Variant::new(
-            "copenhagen",
-            "Copenhagen Hnefatafl",
-            "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
-            "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
-            11,
-            HNEFATAFL_START,
-            Escape::Corners,
-            KingCapture::FourSides,
-            true,
-            Repetition {
-                occurrence: 3,
-                outcome: RepetitionOutcome::DefendersLose,
-            },
-            None,
-            NoMovesOutcome::Loses,
-            false,
-            Features {
-                shieldwall: true,
-                edge_forts: true,
-                encirclement: true,
-                ..Features::BASIC
-            },
-            SpecialSquares::classic(KingCapture::FourSides, true),
-        ),
-        Variant::new(
-            "fetlar",
-            "Fetlar Hnefatafl",
-            "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
-            "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
-            11,
-            HNEFATAFL_START,
-            Escape::Corners,
-            KingCapture::FourSides,
-            true,
-            Repetition {
-                occurrence: 3,
-                outcome: RepetitionOutcome::Draw,
-            },
-            None,
-            NoMovesOutcome::Loses,
-            false,
-            Features {
-                encirclement: true,
-                ..Features::BASIC
-            },
-            SpecialSquares::classic(KingCapture::FourSides, true),
-        ),
-    ]
+static VARIANTS: std::sync::LazyLock<[Variant; 7]> =
+    std::sync::LazyLock::new(|| PRESETS.each_ref().map(Preset::build));
+
+/// The presets of the 7x7 board in its 64-bit word, in [`Variant::all`]'s order.
+static SMALL_VARIANTS: std::sync::LazyLock<Vec<Variant<u64>>> = std::sync::LazyLock::new(|| {
+    PRESETS
+        .iter()
+        .filter(|p| p.size <= u64::MAX_SIZE)
+        .map(Preset::build)
+        .collect()
 });
 
 #[cfg(test)]

@@ -1,11 +1,15 @@
 //! The storage word of a board: the few bit operations the rules and the search
 //! use, and where each square's bit lies, so that each board size gets the
-//! narrowest word that holds it. The boards up to 11x11 use a `u128` (bit
-//! `rank * 11 + file`, a square's own number); a 13x13 board uses a 192-bit
-//! [`Wide`] word (bit `rank * 13 + file`).
+//! narrowest word that holds it. The 7x7 board uses a `u64` (bit `rank * 7 +
+//! file`, bits 0-48); the 9x9 and 11x11 boards a `u128` (bit `rank * 11 + file`,
+//! a square's own number), which also holds a 7x7 board where a caller asks for
+//! that word; a 13x13 board uses a 192-bit [`Wide`] word (bit `rank * 13 + file`).
+//!
+//! A piece on a square has the same Zobrist key in every word that holds the
+//! square's board up to 11x11, so a 7x7 position hashes alike in `u64` and `u128`.
 //!
 //! Everything generic over a word is monomorphised: a preset's position, move
-//! generation and search compile to the same code as with a plain `u128`.
+//! generation and search compile to the same code as with a plain integer.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -139,6 +143,95 @@ impl Word for u128 {
     }
     fn tables(size: u8, escape: super::variant::Escape) -> super::rays::Tables<u128> {
         super::rays::tables_u128(size, escape)
+    }
+}
+
+/// How many bits a rank of the 7x7 board takes in its `u64`: the board fills
+/// bits 0-48 with no guard file between ranks (every shift the rules make is
+/// masked by the board's own files), which leaves bits 49-63 off the board.
+const SMALL_STRIDE: u32 = 7;
+
+/// The 7x7 board's squares by bit (`rank * 7 + file`), and bits by square (the
+/// squares off the 7x7 board on [`SMALL_OFF_BOARD`]).
+struct Layout7 {
+    square: [u8; 64],
+    bit: [u8; SQUARES],
+}
+
+/// The bit of the squares off the 7x7 board: the word's highest, on no board.
+const SMALL_OFF_BOARD: u8 = 63;
+
+static LAYOUT7: Layout7 = {
+    let mut square = [0u8; 64];
+    let mut bit = [SMALL_OFF_BOARD; SQUARES];
+    let mut i = 0;
+    while i < 64 {
+        // Bits past the board continue its layout upwards (ranks 8 to 10), so
+        // that every bit names a square, none of them on the board.
+        let sq = Square::new((i % SMALL_STRIDE) as u8, (i / SMALL_STRIDE) as u8);
+        square[i as usize] = sq.index() as u8;
+        if sq.on_board(7) {
+            bit[sq.index()] = i as u8;
+        }
+        i += 1;
+    }
+    Layout7 { square, bit }
+};
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    const ONES: u64 = !0;
+    const STRIDE: u32 = SMALL_STRIDE;
+    const TOP: u32 = 63;
+    const MAX_SIZE: u8 = 7;
+    type Table<T: Copy + Send + Sync + Debug + 'static> = [T; 64];
+
+    #[inline(always)]
+    fn table<T: Copy + Send + Sync + Debug + 'static>(value: T) -> [T; 64] {
+        [value; 64]
+    }
+    #[inline(always)]
+    fn bit(i: u32) -> u64 {
+        1u64 << i
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        u64::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn highest(self) -> u32 {
+        63 - self.leading_zeros()
+    }
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        u64::count_ones(self)
+    }
+    #[inline(always)]
+    fn minus_one(self) -> u64 {
+        self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn lowest(self) -> u64 {
+        self & self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn square(i: u32) -> Square {
+        Square::from_index(LAYOUT7.square[i as usize])
+    }
+    #[inline(always)]
+    fn index(sq: Square) -> u32 {
+        u32::from(LAYOUT7.bit[sq.index()])
+    }
+    #[inline(always)]
+    fn piece_key(piece: usize, i: u32) -> u64 {
+        super::zobrist::SMALL_PIECE_KEYS[piece][i as usize]
+    }
+    fn tables(size: u8, escape: super::variant::Escape) -> super::rays::Tables<u64> {
+        super::rays::tables_small(size, escape)
     }
 }
 
@@ -388,7 +481,10 @@ mod tests {
 
     fn check<W: Word>() {
         let last = W::MAX_SIZE as u32 * W::STRIDE;
-        for i in [0, 1, 12, 63, 64, 100, 127] {
+        for i in [0, 1, 12, 48, 63, 64, 100, 127]
+            .into_iter()
+            .filter(|&i| i <= W::TOP)
+        {
             let b = W::bit(i);
             assert_eq!(b.trailing_zeros(), i);
             assert_eq!(b.highest(), i);
@@ -420,6 +516,12 @@ mod tests {
     fn words_agree_with_their_layout() {
         check::<u128>();
         check::<Wide>();
+        check::<u64>();
+        // A square off the 7x7 board has the 64-bit word's off-board bit.
+        for sq in [Square::new(7, 0), Square::new(0, 7), Square::new(10, 10)] {
+            assert_eq!(<u64 as Word>::index(sq), 63, "{sq}");
+        }
+        assert!(!<u64 as Word>::square(63).on_board(7));
         let top = Wide::bit(170);
         assert_eq!(top.trailing_zeros(), 170);
         assert_eq!(top.highest(), 170);

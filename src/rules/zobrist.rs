@@ -31,7 +31,30 @@ const fn piece_keys<const BITS: usize>(seed: u64) -> [[u64; BITS]; 3] {
     keys
 }
 
-pub(super) static PIECE_KEYS: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
+const NARROW_KEYS: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
+
+pub(super) static PIECE_KEYS: [[u64; 128]; 3] = NARROW_KEYS;
+
+/// The 7x7 board's keys by bit of its `u64` word: each the key of the same
+/// square on the boards up to 11x11, so that a 7x7 position hashes to the same
+/// number in either word (bits off the board get no key).
+pub(super) static SMALL_PIECE_KEYS: [[u64; 64]; 3] = {
+    let mut keys = [[0u64; 64]; 3];
+    let stride = <u64 as Word>::STRIDE;
+    let mut p = 0;
+    while p < 3 {
+        let mut i = 0;
+        while i < 64 {
+            let (file, rank) = (i % stride, i / stride);
+            if file < 7 && rank < 7 {
+                keys[p][i as usize] = NARROW_KEYS[p][Square::new(file as u8, rank as u8).index()];
+            }
+            i += 1;
+        }
+        p += 1;
+    }
+    keys
+};
 
 /// The 13x13 board's keys by bit: a stream of its own, so that the keys of the
 /// smaller boards stay what they always were.
@@ -64,5 +87,20 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn a_7x7_square_has_the_same_key_in_both_words() {
+        for rank in 0..7 {
+            for file in 0..7 {
+                let sq = Square::new(file, rank);
+                for piece in [Piece::Attacker, Piece::Defender, Piece::King] {
+                    assert_eq!(key_of::<u64>(piece, sq), key_of::<u128>(piece, sq), "{sq}");
+                    assert_eq!(key_of::<u64>(piece, sq), piece_key(piece, sq));
+                }
+            }
+        }
+        // A bit off the board has no key, so no position can hash through it.
+        assert_eq!(SMALL_PIECE_KEYS[0][49..], [0; 15]);
     }
 }

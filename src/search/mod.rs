@@ -170,6 +170,12 @@ impl Searcher {
         stop: &AtomicBool,
         mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
     ) -> Analysis {
+        // A 7x7 game held in a wider word is searched in the 64-bit word of its
+        // board: node for node the same search (the same keys), on a word a
+        // third the width.
+        if let Some(small) = game.in_small_word() {
+            return self.analyze_with(&small, limits, multipv, stop, listener);
+        }
         let clock = Clock::new(limits, stop);
         let pos = *game.position();
         if let Some(outcome) = game.outcome() {
