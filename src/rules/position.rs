@@ -218,6 +218,9 @@ impl<W: Word> Position<W> {
                 .map_or(m.to, |i| W::square(i as u32));
             return Err(IllegalMove::Blocked { at });
         }
+        if self.variant.moves.special {
+            return self.special_check(m, piece);
+        }
         if !self.variant.may_stop(m.to, piece == Piece::King) {
             return Err(IllegalMove::Restricted {
                 square: m.to,
