@@ -662,7 +662,7 @@ where
 
 impl<W: crate::rules::Word> From<&Variant<W>> for VariantDto {
     fn from(v: &Variant<W>) -> Self {
-        let m = v.movement;
+        let m = v.moves.movement;
         let c = Movement::CLASSIC;
         VariantDto {
             id: Some(v.id.to_owned()),

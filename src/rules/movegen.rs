@@ -94,7 +94,7 @@ impl<W: Word> Position<W> {
         mut f: impl FnMut(Move),
     ) {
         let v = self.variant;
-        if v.moves.special {
+        if v.special_moves {
             return self.special_generate_for(pieces, targets, f);
         }
         let r = v.tables.rays;
@@ -147,7 +147,7 @@ impl<W: Word> Position<W> {
     #[inline(always)]
     pub fn generate_moves_to(&self, targets: Targets<W>, mut f: impl FnMut(Move, Direction)) {
         let v = self.variant;
-        if v.moves.special {
+        if v.special_moves {
             return self.special_generate_to(targets, f);
         }
         let r = v.tables.rays;
@@ -199,7 +199,7 @@ impl<W: Word> Position<W> {
             return false;
         };
         let v = self.variant;
-        if v.moves.special {
+        if v.special_moves {
             return self.special_can_move(from, W::index(m.to) as usize);
         }
         let (soldier_stops, king_stops) = stops(v);
@@ -215,7 +215,7 @@ impl<W: Word> Position<W> {
     pub fn count_moves(&self) -> u32 {
         let empty = !self.occupied();
         let v = self.variant;
-        if v.moves.special {
+        if v.special_moves {
             return self.special_count_moves();
         }
         let soldiers = match self.turn {
@@ -239,7 +239,7 @@ impl<W: Word> Position<W> {
     #[inline]
     pub fn has_moves(&self) -> bool {
         let v = self.variant;
-        if v.moves.special {
+        if v.special_moves {
             return self.special_count_moves() > 0;
         }
         let free = !self.occupied() & !v.restricted;

@@ -239,6 +239,8 @@ impl Movement {
 /// generator reads. Empty (and `special` false) for the classic moves.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveMasks<W: Word = u128> {
+    /// The rules these masks are made of (normalized).
+    pub movement: Movement,
     /// Whether any rule differs from the classic moves (the generator then
     /// takes its general path).
     pub special: bool,
@@ -317,6 +319,7 @@ impl<W: Word> MoveMasks<W> {
             never_stop[kind] = never;
         }
         MoveMasks {
+            movement: *m,
             special: *m != Movement::CLASSIC,
             speed: m.speed.by_kind().map(|s| s.unwrap_or(0)),
             no_pass,

@@ -936,13 +936,29 @@ mod tests {
             (&format!("dim:7 cor: {start}"), "cor"),
             (&format!("dim:7 cen:a1 {start}"), "cen"),
             (&format!("dim:7 cenhe:x {start}"), "cenhe"),
-            (&format!("dim:7 cens:tT {start}"), "cens"),
-            (&format!("dim:7 cenp:K {start}"), "cenp"),
+            (&format!("dim:7 cens:tX {start}"), "cens"),
+            (&format!("dim:7 cenp:x {start}"), "cenp"),
+            (&format!("dim:7 cors:t {start}"), "cors"),
+            (&format!("dim:7 cors:tK corp:tK corre:K cenre:tTK {start}"), "corre"),
+            (&format!("dim:7 cenre: {start}"), "corre"),
+            (&format!("dim:7 aforre: {start}"), "aforre"),
             (&format!("dim:7 corh:tX {start}"), "corh"),
             (&format!("dim:7 ber:c {start}"), "ber"),
             (&format!("dim:7 kj:r {start}"), "kj"),
-            (&format!("dim:7 spd:1 {start}"), "spd"),
-            (&format!("dim:7 afor:a2 {start}"), "afor"),
+            (&format!("dim:7 spd:0 {start}"), "spd"),
+            (&format!("dim:7 spd:1,2, {start}"), "spd"),
+            (&format!("dim:7 spd:1,2,3 {start}"), "spd"),
+            (&format!("dim:7 spd:x {start}"), "spd"),
+            (&format!("dim:7 spd:-2 {start}"), "spd"),
+            (&format!("dim:7 afor:z2 {start}"), "afor"),
+            (&format!("dim:7 afor:d4, {start}"), "afor"),
+            (&format!("dim:7 afor:a7, {start}"), "afor"),
+            (&format!("dim:7 afor:a2 dfor:a2 {start}"), "dfor"),
+            (&format!("dim:7 aforh:q {start}"), "aforh"),
+            (&format!("dim:7 afor:d7 afors:K {start}"), "start"),
+            (&format!("dim:7 {start} starti:/7/7/7/3K3/7/7/7/"), "starti"),
+            ("dim:7 starti:3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3", "starti"),
+            ("dim:7 starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/", "starti"),
             (&format!("dim:7 cenh:x {start}"), "cenh"),
             (&format!("dim:7 dim:7 {start}"), "dim"),
             ("dim:7 start:3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3", "start"),
@@ -961,5 +977,41 @@ mod tests {
             r.build_any(),
             Ok(crate::rules::AnyVariant::Wide(v)) if v.size() == 13
         ));
+    }
+
+    /// OpenTafl's Magpie: Brandub with a middleweight king who moves one square.
+    pub(crate) const MAGPIE: &str = "dim:7 name:Magpie surf:n atkf:y ks:m spd:-1,-1,-1,-1,-1,-1,-1,1, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    /// OpenTafl's Foteviken Tablut, as its serializer writes it.
+    pub(crate) const FOTEVIKEN: &str = "dim:9 name:Foteviken_Tablut esc:e atkf:y ka:n ks:c nj:n cj:n cor: afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cens: cenh: cenhe:K aforh:K cenre: aforre: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+    #[test]
+    fn magpie_and_foteviken_read_and_write_back() {
+        let magpie = parse(MAGPIE).unwrap();
+        assert_eq!(magpie.movement.speed.king, Some(1));
+        assert_eq!(magpie.movement.speed.attackers, None);
+        let inverted = MAGPIE.replace("start:", "starti:");
+        assert_eq!(
+            parse(&inverted).unwrap().canonical_id(),
+            magpie.canonical_id()
+        );
+        let written = to_string(&magpie).unwrap();
+        assert!(written.contains(" spd:-1,-1,-1,-1,-1,-1,-1,1, "), "{written}");
+        assert_eq!(parse(&written).unwrap().canonical_id(), magpie.canonical_id());
+
+        let f = parse(FOTEVIKEN).unwrap();
+        let m = f.movement;
+        assert_eq!(m.attacker_forts.squares.len(), 16);
+        assert_eq!(m.attacker_forts.reentry, Hostility::NONE);
+        assert_eq!(m.attacker_forts.hostile, Hostility { attackers: false, defenders: false, king: true });
+        assert_eq!(m.throne_passable, Hostility::NONE);
+        assert!(!f.throne_reentry);
+        assert_eq!(f.squares.empty_throne_hostile, Hostility { attackers: false, defenders: false, king: true });
+        let written = to_string(&f).unwrap();
+        assert_eq!(parse(&written).unwrap().canonical_id(), f.canonical_id(), "{written}");
+        let v = f.build().unwrap();
+        assert!(v.special_moves && !v.is_preset());
+        // An inverted record reads the ranks from the top.
+        let e = parse("dim:7 starti:/3t3/3t3/7/ttTKTtt/3T3/3t3/3t3/").unwrap();
+        assert!(e.start.starts_with("3t3/3t3/7/"), "{}", e.start);
     }
 }

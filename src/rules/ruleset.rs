@@ -184,7 +184,7 @@ impl RuleSet {
             attackers_eliminated_wins: v.attackers_eliminated_wins,
             features: v.features,
             squares: v.squares,
-            movement: v.movement,
+            movement: v.moves.movement,
         }
     }
 

@@ -72,7 +72,7 @@ pub(crate) fn king_capture_squares<W: Word>(v: &Variant<W>, k: usize, attackers:
     let g = &v.geometry;
     let around = v.tables.steps.around[k];
     // Where an attacker may arrive next to the king.
-    let free = around & !occ & !v.moves.never_stop[0].0;
+    let free = around & !occ & !v.attacker_no_stop.0;
     if free.is_zero() {
         return W::ZERO;
     }
@@ -125,7 +125,7 @@ impl<W: Word> Position<W> {
         }
         let k = self.king.0.trailing_zeros() as usize;
         let lines = lines_from(v, k, self.occupied().0);
-        if v.moves.special && lines.count > 0 {
+        if v.special_moves && lines.count > 0 {
             return self.special_lines(k);
         }
         lines
@@ -170,7 +170,7 @@ impl<W: Word> Position<W> {
         let without_king = occ & !bit::<W>(k);
         // Only a square with a ray to an escape square can open a line.
         let mut targets = slides(v.tables.rays, k, occ) & line_squares(v) & within.0;
-        if v.moves.special {
+        if v.special_moves {
             let mut legal = W::ZERO;
             self.special_generate_for(self.king, Targets::same(BitBoard(targets)), |m| {
                 legal |= bit(W::index(m.to) as usize);
@@ -223,7 +223,7 @@ impl<W: Word> Position<W> {
             for d2 in Direction::ALL {
                 if let Some(b) = first_blocker(r, n, d2, occ)
                     && att.has(b as u32)
-                    && (!v.moves.special || self.special_can_move(b, n))
+                    && (!v.special_moves || self.special_can_move(b, n))
                 {
                     return Some(Move {
                         from: W::square(b as u32),

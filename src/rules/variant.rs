@@ -397,11 +397,16 @@ pub struct Variant<W: Word = u128> {
     /// Empty squares that count as an attacker against the king in a two-sided
     /// capture ("anvils"): the search's view of [`Variant::king_anvils`].
     pub king_hostile: BitBoard<W>,
+    /// Whether pieces move other than classically ([`MoveMasks::special`]): the
+    /// move generator then takes its general path.
+    pub special_moves: bool,
+    /// The squares no attacker may stop on, from anywhere: where an attacker
+    /// cannot arrive next to the king.
+    pub attacker_no_stop: BitBoard<W>,
     /// How pieces move beyond sliding (speed limits, fortresses, soldiers on the
-    /// throne or corners), normalized: [`Movement::CLASSIC`] for every preset.
-    pub movement: Movement,
-    /// The movement rules as masks for the move generator.
-    pub moves: MoveMasks<W>,
+    /// throne or corners), normalized, and as masks for the move generator; kept
+    /// apart so that a variant stays small.
+    pub moves: Box<MoveMasks<W>>,
     /// The board's ray and step tables.
     pub(super) tables: Tables<W>,
 }
@@ -542,8 +547,9 @@ impl<W: Word> Variant<W> {
             king_anvils,
             escape_squares,
             king_hostile,
-            movement,
-            moves,
+            special_moves: moves.special,
+            attacker_no_stop: moves.never_stop[0],
+            moves: Box::new(moves),
             tables: Tables::of(size, escape),
         }
     }
