@@ -670,13 +670,15 @@ fn random_moves() -> impl Strategy<Value = Option<RandomMoves>> {
             proptest::array::uniform2(proptest::collection::vec(any::<u8>(), 0..8)),
             proptest::array::uniform2(any::<[bool; 12]>()),
         )
-            .prop_map(|(speed, throne, corner_stop, fort_cells, fort_flags)| RandomMoves {
-                speed,
-                throne,
-                corner_stop,
-                fort_cells,
-                fort_flags,
-            }),
+            .prop_map(
+                |(speed, throne, corner_stop, fort_cells, fort_flags)| RandomMoves {
+                    speed,
+                    throne,
+                    corner_stop,
+                    fort_cells,
+                    fort_flags,
+                },
+            ),
     )
 }
 
@@ -756,13 +758,9 @@ impl RandomRules {
                     // A soldier stands on a fortress square only where its kind
                     // may stop.
                     let kind = usize::from(piece == 'T');
-                    let barred = self
-                        .forts()
-                        .iter()
-                        .enumerate()
-                        .any(|(f, squares)| {
-                            squares.contains(&(file, rank)) && !self.fort_flag(f, 6 + kind)
-                        });
+                    let barred = self.forts().iter().enumerate().any(|(f, squares)| {
+                        squares.contains(&(file, rank)) && !self.fort_flag(f, 6 + kind)
+                    });
                     if !barred {
                         board[rank][file] = piece;
                     }
@@ -883,7 +881,8 @@ impl RandomRules {
                 let i = usize::from(c) * 7 % (n * n);
                 let sq = (i % n, i / n);
                 let throne = self.throne && sq == (n / 2, n / 2);
-                let corner = self.corners && (sq.0 == 0 || sq.0 == last) && (sq.1 == 0 || sq.1 == last);
+                let corner =
+                    self.corners && (sq.0 == 0 || sq.0 == last) && (sq.1 == 0 || sq.1 == last);
                 if !throne && !corner && !taken.contains(&sq) {
                     taken.push(sq);
                     out[f].push(sq);
@@ -965,8 +964,10 @@ impl RandomRules {
         o["throne_passable"] = serde_json::json!({
             "attackers": m.throne[0], "defenders": m.throne[1], "king": m.throne[2],
         });
-        o["throne_stoppable"] = serde_json::json!({"attackers": m.throne[3], "defenders": m.throne[4]});
-        o["corners_stoppable"] = serde_json::json!({"attackers": m.corner_stop[0], "defenders": m.corner_stop[1]});
+        o["throne_stoppable"] =
+            serde_json::json!({"attackers": m.throne[3], "defenders": m.throne[4]});
+        o["corners_stoppable"] =
+            serde_json::json!({"attackers": m.corner_stop[0], "defenders": m.corner_stop[1]});
         for (f, name) in ["attacker_forts", "defender_forts"].iter().enumerate() {
             if forts[f].is_empty() {
                 continue;

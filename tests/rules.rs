@@ -1466,7 +1466,10 @@ fn a_speed_limit_bounds_the_move() {
     assert!(has_move(&g, "d4-d5") && has_move(&g, "d4-e4"));
     assert!(!has_move(&g, "d4-d6"));
     assert_eq!(g.legal_moves().len(), 4);
-    let e = g.position().check_move("d4-d6".parse().unwrap()).unwrap_err();
+    let e = g
+        .position()
+        .check_move("d4-d6".parse().unwrap())
+        .unwrap_err();
     assert!(matches!(e, IllegalMove::TooFar { limit: 1, .. }), "{e}");
     let g = custom_game(MAGPIE, "7/7/7/3K3/7/1t5/7 a 0");
     assert!(has_move(&g, "b2-b7"));
@@ -1495,7 +1498,10 @@ fn the_throne_and_fortresses_bar_the_way() {
     assert!(has_move(&g, "a6-a5"), "a fortress square from a fortress");
     assert!(!has_move(&g, "c5-g5") && !has_move(&g, "c5-e5") && has_move(&g, "c5-d5"));
     assert!(!has_move(&g, "b3-b5") && has_move(&g, "b3-b4"));
-    let e = g.position().check_move("c5-g5".parse().unwrap()).unwrap_err();
+    let e = g
+        .position()
+        .check_move("c5-g5".parse().unwrap())
+        .unwrap_err();
     assert!(matches!(e, IllegalMove::Impassable { .. }), "{e}");
     // The king may not stop on a fortress square either (he never starts there).
     let g = custom_game(FOTEVIKEN, "9/9/9/t8/2t6/9/1t3K3/9/9 d 0");

@@ -96,8 +96,8 @@ fn opentafl_defaults_apply_to_absent_keys() {
     assert!(!r.throne_reentry);
     // With `cenre` given, OpenTafl reads an absent `corre` as "no piece": the
     // king could never reach a corner, so the corners' list must be written.
-    let r = opentafl::parse("dim:7 cenre:tT corre:K start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
-        .unwrap();
+    let r =
+        opentafl::parse("dim:7 cenre:tT corre:K start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap();
     assert!(!r.throne_reentry);
     // Nor may he move over the throne: he may not come back onto it.
     assert!(!r.movement.throne_passable.king);

@@ -10,8 +10,9 @@
 
 use branan::rules::{
     BitBoard, Escape, Features, Fortress, Game, Hostility, IllegalMove, KingArms, KingCapture,
-    Move, MoveText, Movement, NoMovesOutcome, PlayError, Position, PositionError, Repetition, RepetitionOutcome,
-    RuleSet, RuleSetError, Setup, SpecialSquares, Square, SquareSet, Variant, opentafl,
+    Move, MoveText, Movement, NoMovesOutcome, PlayError, Position, PositionError, Repetition,
+    RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Square, SquareSet, Variant,
+    opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
@@ -332,7 +333,24 @@ fn check_illegal_reason(pos: &Position, m: Move, e: IllegalMove) {
         }
         IllegalMove::Blocked { at } => assert!(pos.occupied().contains(at), "{pos} {m}"),
         IllegalMove::Restricted { square, .. } => {
-            assert!(pos.variant().restricted.contains(square), "{pos} {m}")
+            let v = pos.variant();
+            let forts = v.moves.forts[0] | v.moves.forts[1];
+            assert!(
+                v.restricted.contains(square) || forts.contains(square),
+                "{pos} {m}"
+            )
+        }
+        // Only where pieces do not all slide freely: a square on the way, or
+        // too far for the piece.
+        IllegalMove::Impassable { at, .. } => {
+            assert!(
+                pos.variant().special_moves && !pos.occupied().contains(at),
+                "{pos} {m}"
+            )
+        }
+        IllegalMove::TooFar { square, limit, .. } => {
+            let far = m.from.file().abs_diff(square.file()) + m.from.rank().abs_diff(square.rank());
+            assert!(far > limit, "{pos} {m}")
         }
     }
 }
@@ -642,7 +660,12 @@ fn movement_of(b: u8, size: u8) -> Movement {
     m.corners_stoppable.attackers = bit(4);
     if bit(5) {
         let mut squares = SquareSet::EMPTY;
-        for (f, r) in [(0, mid), (mid, 0), (size.wrapping_sub(1), mid), (mid, size.wrapping_sub(1))] {
+        for (f, r) in [
+            (0, mid),
+            (mid, 0),
+            (size.wrapping_sub(1), mid),
+            (mid, size.wrapping_sub(1)),
+        ] {
             squares.insert(Square::new(f % 13, r % 13));
         }
         m.attacker_forts = Fortress {

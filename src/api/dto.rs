@@ -808,12 +808,8 @@ impl VariantDto {
                         defenders: s.defenders,
                         king: s.king,
                     }),
-                    throne_passable: self
-                        .throne_passable
-                        .map_or(c.throne_passable, Into::into),
-                    throne_stoppable: self
-                        .throne_stoppable
-                        .map_or(c.throne_stoppable, Into::into),
+                    throne_passable: self.throne_passable.map_or(c.throne_passable, Into::into),
+                    throne_stoppable: self.throne_stoppable.map_or(c.throne_stoppable, Into::into),
                     corners_stoppable: self
                         .corners_stoppable
                         .map_or(c.corners_stoppable, Into::into),

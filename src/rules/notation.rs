@@ -277,9 +277,9 @@ impl Setup {
                     "a fortress square its side may not stop on"
                 } else {
                     match (variant.throne.is_empty(), variant.escape) {
-                    (false, Escape::Corners) => "the throne and the corners",
-                    (false, Escape::Edges) => "the throne",
-                    (true, _) => "the corners",
+                        (false, Escape::Corners) => "the throne and the corners",
+                        (false, Escape::Edges) => "the throne",
+                        (true, _) => "the corners",
                     }
                 },
             });

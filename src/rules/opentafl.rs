@@ -939,7 +939,10 @@ mod tests {
             (&format!("dim:7 cens:tX {start}"), "cens"),
             (&format!("dim:7 cenp:x {start}"), "cenp"),
             (&format!("dim:7 cors:t {start}"), "cors"),
-            (&format!("dim:7 cors:tK corp:tK corre:K cenre:tTK {start}"), "corre"),
+            (
+                &format!("dim:7 cors:tK corp:tK corre:K cenre:tTK {start}"),
+                "corre",
+            ),
             (&format!("dim:7 cenre: {start}"), "corre"),
             (&format!("dim:7 aforre: {start}"), "aforre"),
             (&format!("dim:7 corh:tX {start}"), "corh"),
@@ -995,19 +998,43 @@ mod tests {
             magpie.canonical_id()
         );
         let written = to_string(&magpie).unwrap();
-        assert!(written.contains(" spd:-1,-1,-1,-1,-1,-1,-1,1, "), "{written}");
-        assert_eq!(parse(&written).unwrap().canonical_id(), magpie.canonical_id());
+        assert!(
+            written.contains(" spd:-1,-1,-1,-1,-1,-1,-1,1, "),
+            "{written}"
+        );
+        assert_eq!(
+            parse(&written).unwrap().canonical_id(),
+            magpie.canonical_id()
+        );
 
         let f = parse(FOTEVIKEN).unwrap();
         let m = f.movement;
         assert_eq!(m.attacker_forts.squares.len(), 16);
         assert_eq!(m.attacker_forts.reentry, Hostility::NONE);
-        assert_eq!(m.attacker_forts.hostile, Hostility { attackers: false, defenders: false, king: true });
+        assert_eq!(
+            m.attacker_forts.hostile,
+            Hostility {
+                attackers: false,
+                defenders: false,
+                king: true
+            }
+        );
         assert_eq!(m.throne_passable, Hostility::NONE);
         assert!(!f.throne_reentry);
-        assert_eq!(f.squares.empty_throne_hostile, Hostility { attackers: false, defenders: false, king: true });
+        assert_eq!(
+            f.squares.empty_throne_hostile,
+            Hostility {
+                attackers: false,
+                defenders: false,
+                king: true
+            }
+        );
         let written = to_string(&f).unwrap();
-        assert_eq!(parse(&written).unwrap().canonical_id(), f.canonical_id(), "{written}");
+        assert_eq!(
+            parse(&written).unwrap().canonical_id(),
+            f.canonical_id(),
+            "{written}"
+        );
         let v = f.build().unwrap();
         assert!(v.special_moves && !v.is_preset());
         // An inverted record reads the ranks from the top.

@@ -378,9 +378,9 @@ impl RuleSet {
                     "a fortress square its side may not stop on"
                 } else {
                     match (self.squares.throne, self.escape) {
-                    (true, Escape::Corners) => "the throne and the corners",
-                    (true, Escape::Edges) => "the throne",
-                    (false, _) => "the corners",
+                        (true, Escape::Corners) => "the throne and the corners",
+                        (true, Escape::Edges) => "the throne",
+                        (false, _) => "the corners",
                     }
                 },
             });

@@ -7,8 +7,8 @@
 use super::bitboard::BitBoard;
 use super::direction::Direction;
 use super::error::IllegalMove;
-use super::moves::Move;
 use super::movegen::{Targets, direction};
+use super::moves::Move;
 use super::position::Position;
 use super::rays::{first_blocker, slide};
 use super::square::{Piece, Square};
@@ -208,7 +208,8 @@ impl<W: Word> Position<W> {
         let reach = self.reach(from, kind);
         let r = self.variant.tables.rays;
         if !slide(r, from, dir, reach.blocked).has(to as u32) {
-            let at = first_blocker(r, from, dir, reach.blocked).map_or(m.to, |i| W::square(i as u32));
+            let at =
+                first_blocker(r, from, dir, reach.blocked).map_or(m.to, |i| W::square(i as u32));
             return Err(IllegalMove::Impassable { at, piece });
         }
         if reach.no_stop.has(to as u32) {

@@ -5,9 +5,9 @@
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
+use super::movegen::Targets;
 use super::moves::Move;
 use super::position::Position;
-use super::movegen::Targets;
 use super::rays::{Rays, first_blocker, never_open, slides};
 use super::square::Side;
 use super::variant::{Escape, KingCapture, Variant};

@@ -471,8 +471,8 @@ impl<W: Word> Variant<W> {
             }
             b
         };
-        let soldiers_on_corners = movement.corners_stoppable.attackers
-            || movement.corners_stoppable.defenders;
+        let soldiers_on_corners =
+            movement.corners_stoppable.attackers || movement.corners_stoppable.defenders;
         let hostile_to: [BitBoard<W>; 2] = [
             BitBoard(
                 pick(squares.empty_throne_hostile.attackers, throne)

@@ -730,7 +730,9 @@ impl Pos {
                 && self.is_corner(sq)
                 && (m.corner_stop[0] || m.corner_stop[1])
                 && self.rules.corner_hostile[k];
-            return (self.is_throne(sq) && self.rules.occupied_throne[k]) || corner_occupied || fort;
+            return (self.is_throne(sq) && self.rules.occupied_throne[k])
+                || corner_occupied
+                || fort;
         }
         (self.is_throne(sq) && self.rules.empty_throne[k])
             || (self.rules.corners && self.is_corner(sq) && self.rules.corner_hostile[k])
