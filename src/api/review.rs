@@ -31,10 +31,12 @@ use crate::api::extract::ApiJson;
 use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
 use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
+use crate::review::Review;
 use crate::review::{Class, PlyReview, ReviewError, Reviewer, SideSummary};
-use crate::rules::{Move, Variant};
+use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Wide, Word};
 use crate::search::Searcher;
 use crate::search::{self, Score};
+use crate::with_word;
 
 /// The NDJSON media type.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -257,8 +259,8 @@ impl ReviewSettings {
 /// A checked review: the game, and how to analyse each position.
 #[derive(Clone, Debug)]
 pub struct ReviewPlan {
-    pub variant: &'static Variant,
-    pub start: crate::rules::Position,
+    pub variant: AnyVariant,
+    pub start: AnyPosition,
     pub moves: Vec<Move>,
     pub limits: search::Limits,
     pub want: Want,
@@ -417,7 +419,7 @@ pub fn plan(
         depth,
         nodes: None,
     };
-    let moves = built.game.moves().to_vec();
+    let moves = with_word!(&built.game, AnyGame, g => g.moves().to_vec());
     Ok(ReviewPlan {
         variant: built.variant,
         start: built.start,
@@ -454,7 +456,7 @@ impl Drop for StopOnDrop {
 #[derive(Debug)]
 pub struct ReviewRun {
     plan: ReviewPlan,
-    reviewer: Reviewer,
+    reviewer: AnyReviewer,
     started: Instant,
     positions: usize,
     cached: usize,
@@ -462,8 +464,11 @@ pub struct ReviewRun {
 
 impl ReviewRun {
     pub fn new(plan: ReviewPlan) -> Result<ReviewRun, ReviewError> {
+        let reviewer = with_word!(plan.start, AnyPosition, start => {
+            AnyReviewer::from(Reviewer::new(start, &plan.moves)?)
+        });
         Ok(ReviewRun {
-            reviewer: Reviewer::new(plan.start, &plan.moves)?,
+            reviewer,
             plan,
             started: Instant::now(),
             positions: 0,
@@ -473,7 +478,7 @@ impl ReviewRun {
 
     /// Every position has been analysed: [`ReviewRun::summary`] is the answer.
     pub fn is_done(&self) -> bool {
-        self.reviewer.next_position().is_none()
+        with_word!(&self.reviewer, AnyReviewer, r => r.next_position().is_none())
     }
 
     /// Analyses the next position with `searcher`, through `cache` when there is
@@ -485,59 +490,36 @@ impl ReviewRun {
         cache: Option<&AnalysisCache>,
         stop: &AtomicBool,
     ) -> Result<Option<PlyDto>, ReviewError> {
-        let Some(game) = self.reviewer.next_position() else {
-            return Ok(None);
-        };
-        if stop.load(Ordering::Relaxed) {
-            return Err(ReviewError::Stopped);
-        }
         let plan = &self.plan;
-        let prepared = Prepared {
-            built: BuiltGame {
-                variant: plan.variant,
-                start: plan.start,
-                game: game.clone(),
-            },
-            limits: plan.limits,
-            want: plan.want,
-            multipv: 1,
-            level: plan.level,
-            seed: 0,
-        };
-        let (analysis, hit) = match cache {
-            Some(cache) => {
-                let key = CacheKey::of(game, 1, &plan.want).with_level(plan.level, 0);
-                let (stored, hit) = cache
-                    .get_or_compute(key, plan.want, || run(&prepared, searcher, stop))
-                    .ok_or(ReviewError::Stopped)?;
-                (stored.analysis.clone(), hit)
-            }
-            None => (
-                run(&prepared, searcher, stop)
-                    .ok_or(ReviewError::Stopped)?
-                    .analysis,
-                false,
-            ),
-        };
+        let (analysis, hit) = with_word!(&self.reviewer, AnyReviewer, r => {
+            let Some(game) = r.next_position() else {
+                return Ok(None);
+            };
+            let key = CacheKey::of_game(game, 1, &plan.want).with_level(plan.level, 0);
+            analyse(plan, AnyGame::from(game.clone()), key, searcher, cache, stop)?
+        });
         self.positions += 1;
         self.cached += usize::from(hit);
-        Ok(self.reviewer.feed(analysis)?.map(PlyDto::of))
+        with_word!(&mut self.reviewer, AnyReviewer, r => Ok(r.feed(analysis)?.map(PlyDto::of)))
     }
 
     /// The review's totals (after the last position: those of the whole game).
     pub fn summary(self) -> SummaryDto {
         let plan = self.plan;
-        let r = self.reviewer.finish();
-        let (position, to_move, status) = position_fields(&r.game);
+        let (r, (position, to_move, status)) = with_word!(self.reviewer, AnyReviewer, r => {
+            let r = r.finish();
+            let fields = position_fields(&r.game);
+            (ReviewTotals::of(r), fields)
+        });
         SummaryDto {
-            variant: plan.variant.id.to_owned(),
+            variant: plan.variant.id().to_owned(),
             rules_id: plan.variant.rules_id().to_owned(),
             start: plan.start.to_string(),
             position,
             to_move,
             status,
             eval: EvalDto::of(r.final_score, r.final_chance),
-            plies: r.plies.len(),
+            plies: r.plies,
             attackers: SideDtoSummary::of(&r.attackers),
             defenders: SideDtoSummary::of(&r.defenders),
             limits: plan.limits.into(),
@@ -547,6 +529,87 @@ impl ReviewRun {
             engine: ENGINE,
         }
     }
+}
+
+/// A review in progress, in the word of its board.
+#[derive(Debug)]
+enum AnyReviewer {
+    Narrow(Reviewer),
+    Wide(Reviewer<Wide>),
+}
+
+impl From<Reviewer> for AnyReviewer {
+    fn from(r: Reviewer) -> AnyReviewer {
+        AnyReviewer::Narrow(r)
+    }
+}
+
+impl From<Reviewer<Wide>> for AnyReviewer {
+    fn from(r: Reviewer<Wide>) -> AnyReviewer {
+        AnyReviewer::Wide(r)
+    }
+}
+
+/// What the summary reads of a finished review, whatever its board.
+struct ReviewTotals {
+    final_score: search::Score,
+    final_chance: f64,
+    plies: usize,
+    attackers: SideSummary,
+    defenders: SideSummary,
+}
+
+impl ReviewTotals {
+    fn of<W: Word>(r: Review<W>) -> ReviewTotals {
+        ReviewTotals {
+            final_score: r.final_score,
+            final_chance: r.final_chance,
+            plies: r.plies.len(),
+            attackers: r.attackers,
+            defenders: r.defenders,
+        }
+    }
+}
+
+/// Analyses one position of a review (through `cache` when there is one): the
+/// analysis, and whether the cache answered it.
+fn analyse(
+    plan: &ReviewPlan,
+    game: AnyGame,
+    key: CacheKey,
+    searcher: &mut Searcher,
+    cache: Option<&AnalysisCache>,
+    stop: &AtomicBool,
+) -> Result<(search::Analysis, bool), ReviewError> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(ReviewError::Stopped);
+    }
+    let prepared = Prepared {
+        built: BuiltGame {
+            variant: plan.variant,
+            start: plan.start,
+            game,
+        },
+        limits: plan.limits,
+        want: plan.want,
+        multipv: 1,
+        level: plan.level,
+        seed: 0,
+    };
+    Ok(match cache {
+        Some(cache) => {
+            let (stored, hit) = cache
+                .get_or_compute(key, plan.want, || run(&prepared, searcher, stop))
+                .ok_or(ReviewError::Stopped)?;
+            (stored.analysis.clone(), hit)
+        }
+        None => (
+            run(&prepared, searcher, stop)
+                .ok_or(ReviewError::Stopped)?
+                .analysis,
+            false,
+        ),
+    })
 }
 
 /// Runs a checked review with `searcher` on this thread, each position through

@@ -29,7 +29,7 @@ pub mod classify;
 pub mod fit;
 pub mod win_chance;
 
-use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant};
+use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant, Word};
 use crate::search::{Analysis, Score};
 
 pub use classify::{Class, Judged};
@@ -100,12 +100,12 @@ impl SideSummary {
 
 /// The review of a whole game.
 #[derive(Clone, Debug)]
-pub struct Review {
+pub struct Review<W: Word = u128> {
     pub plies: Vec<PlyReview>,
     pub attackers: SideSummary,
     pub defenders: SideSummary,
     /// The game after the last move.
-    pub game: Game,
+    pub game: Game<W>,
     /// The score of the final position for the side to move there (`Cp(0)` when
     /// the game is over) and its win chance.
     pub final_score: Score,
@@ -160,12 +160,12 @@ fn best_line(a: &Analysis) -> Option<(Move, Score)> {
 /// analysis and answers the ply it completes. A caller can so spread a long review
 /// over many short pieces of work (one search each) and stop between any two.
 #[derive(Clone, Debug)]
-pub struct Reviewer {
-    variant: &'static Variant,
+pub struct Reviewer<W: Word = u128> {
+    variant: &'static Variant<W>,
     moves: Vec<Move>,
     /// The game up to the position to analyse next (after the whole game once
     /// every position has been analysed).
-    game: Game,
+    game: Game<W>,
     /// The analysis of the position before the last move played into `game`.
     current: Option<Analysis>,
     /// Who made the last move played into `game`, and the legal moves they had.
@@ -180,10 +180,10 @@ pub struct Reviewer {
     chosen: [usize; 2],
 }
 
-impl Reviewer {
+impl<W: Word> Reviewer<W> {
     /// Checks every move of the game of `moves` played from `start` (a bad game
     /// costs no search) and sets up its review.
-    pub fn new(start: Position, moves: &[Move]) -> Result<Reviewer, ReviewError> {
+    pub fn new(start: Position<W>, moves: &[Move]) -> Result<Reviewer<W>, ReviewError> {
         let game = Game::new(start);
         let mut check = game.clone();
         for (i, &mv) in moves.iter().enumerate() {
@@ -211,7 +211,7 @@ impl Reviewer {
 
     /// The game whose current position (with repetition judged over its history)
     /// is to be analysed next; `None` once every position has been.
-    pub fn next_position(&self) -> Option<&Game> {
+    pub fn next_position(&self) -> Option<&Game<W>> {
         (!self.done).then_some(&self.game)
     }
 
@@ -296,7 +296,7 @@ impl Reviewer {
 
     /// The review: every ply judged so far, the sides' figures, and the value of
     /// the last position analysed.
-    pub fn finish(self) -> Review {
+    pub fn finish(self) -> Review<W> {
         let game = self.game;
         let final_score = match (&self.current, game.outcome()) {
             (_, Some(_)) | (None, _) => Score::Cp(0),
@@ -316,12 +316,12 @@ impl Reviewer {
 /// Reviews the game of `moves` played from `start`. `analyse` analyses a game's
 /// current position (with repetition judged over its history) and answers `None`
 /// to stop the review; `on_ply` sees each ply as soon as it is judged.
-pub fn review(
-    start: Position,
+pub fn review<W: Word>(
+    start: Position<W>,
     moves: &[Move],
-    mut analyse: impl FnMut(&Game) -> Option<Analysis>,
+    mut analyse: impl FnMut(&Game<W>) -> Option<Analysis>,
     mut on_ply: impl FnMut(&PlyReview),
-) -> Result<Review, ReviewError> {
+) -> Result<Review<W>, ReviewError> {
     let mut reviewer = Reviewer::new(start, moves)?;
     while let Some(game) = reviewer.next_position() {
         let analysis = analyse(game).ok_or(ReviewError::Stopped)?;
