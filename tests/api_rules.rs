@@ -466,6 +466,67 @@ fn malformed_rule_sets_get_located_client_problems() {
             Some("start"),
         ),
         (
+            "speed limit of zero (string)",
+            json!({"rules": format!("dim:7 spd:0 start:{start}")}),
+            422,
+            "rules",
+            Some("spd"),
+        ),
+        (
+            "per-side speed limits",
+            json!({"rules": format!("dim:7 spd:1,2, start:{start}")}),
+            422,
+            "rules",
+            Some("spd"),
+        ),
+        (
+            "fortress on the throne (string)",
+            json!({"rules": format!("dim:7 afor:d4, start:/{start}")}),
+            422,
+            "rules",
+            Some("afor"),
+        ),
+        (
+            "malformed inverted start",
+            json!({"rules": "dim:7 starti:3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3"}),
+            422,
+            "rules",
+            Some("starti"),
+        ),
+        (
+            "speed limit of zero",
+            with("speed_limits", json!({"king": 0})),
+            422,
+            "rules.speed_limits.king",
+            None,
+        ),
+        (
+            "fortress square off the board",
+            with("attacker_forts", json!({"squares": ["k11"]})),
+            422,
+            "rules.attacker_forts.squares",
+            None,
+        ),
+        (
+            "fortress square not a square",
+            with("attacker_forts", json!({"squares": ["z99"]})),
+            400,
+            "rules.attacker_forts.squares",
+            None,
+        ),
+        (
+            "fortresses overlapping",
+            {
+                let mut r = base.clone();
+                r["attacker_forts"] = json!({"squares": ["b2", "c2"]});
+                r["defender_forts"] = json!({"squares": ["b2"]});
+                json!({"rules": r})
+            },
+            422,
+            "rules.defender_forts.squares",
+            None,
+        ),
+        (
             "variant and rules",
             json!({"variant": "brandubh", "rules": base}),
             422,

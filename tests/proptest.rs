@@ -9,9 +9,9 @@ mod reference;
 use std::collections::BTreeSet;
 
 use branan::rules::{
-    AnyVariant, Escape, Features, Game, Hostility, KingArms, KingCapture, MoveText, NoMovesOutcome,
-    Position, Repetition, RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Variant,
-    Word, perft,
+    AnyVariant, Escape, Features, Fortress, Game, Hostility, KingArms, KingCapture, MoveText,
+    Movement, NoMovesOutcome, Position, Repetition, RepetitionOutcome, RuleSet, RuleSetError,
+    Setup, SpecialSquares, SpeedLimits, Square, SquareSet, Variant, Word, perft,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -643,6 +643,43 @@ struct RandomRules {
     king_arms: u8,
     shieldwall_flanking: bool,
     shieldwall_corners: bool,
+    /// Movement rules other than the classic ones, half of the time.
+    moves: Option<RandomMoves>,
+}
+
+/// Speed limits, who may pass or stop on the throne and corners, fortresses.
+#[derive(Clone, Debug)]
+struct RandomMoves {
+    speed: [Option<u8>; 3],
+    /// Who may pass the throne (attackers, defenders, king), then which soldiers
+    /// may stop on it.
+    throne: [bool; 5],
+    corner_stop: [bool; 2],
+    /// Candidate fortress squares, as cells (reduced modulo the board).
+    fort_cells: [Vec<u8>; 2],
+    /// Each fortress's hostile, passable, stoppable and re-entry lists.
+    fort_flags: [[bool; 12]; 2],
+}
+
+fn random_moves() -> impl Strategy<Value = Option<RandomMoves>> {
+    proptest::option::of(
+        (
+            proptest::array::uniform3(proptest::option::of(1u8..=4)),
+            any::<[bool; 5]>(),
+            any::<[bool; 2]>(),
+            proptest::array::uniform2(proptest::collection::vec(any::<u8>(), 0..8)),
+            proptest::array::uniform2(any::<[bool; 12]>()),
+        )
+            .prop_map(
+                |(speed, throne, corner_stop, fort_cells, fort_flags)| RandomMoves {
+                    speed,
+                    throne,
+                    corner_stop,
+                    fort_cells,
+                    fort_flags,
+                },
+            ),
+    )
 }
 
 fn random_rules() -> impl Strategy<Value = RandomRules> {
@@ -667,8 +704,10 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
         ),
         (any::<u8>(), any::<[bool; 9]>()),
         (0u8..3, any::<bool>(), any::<bool>()),
+        random_moves(),
     )
-        .prop_map(|(a, b, c, d)| RandomRules {
+        .prop_map(|(a, b, c, d, moves)| RandomRules {
+            moves,
             // The options of an armed king and of a shieldwall only where they
             // can be (a rule set with them elsewhere is refused).
             king_arms: if b.0[0] { d.0 } else { 0 },
@@ -715,7 +754,16 @@ impl RandomRules {
                 }
                 let c = self.cells[rank * n + file];
                 if u32::from(c) * 100 < u32::from(self.density) * 256 {
-                    board[rank][file] = if c.is_multiple_of(3) { 'T' } else { 't' };
+                    let piece = if c.is_multiple_of(3) { 'T' } else { 't' };
+                    // A soldier stands on a fortress square only where its kind
+                    // may stop.
+                    let kind = usize::from(piece == 'T');
+                    let barred = self.forts().iter().enumerate().any(|(f, squares)| {
+                        squares.contains(&(file, rank)) && !self.fort_flag(f, 6 + kind)
+                    });
+                    if !barred {
+                        board[rank][file] = piece;
+                    }
                 }
             }
         }
@@ -814,6 +862,127 @@ impl RandomRules {
                 occupied_throne_hostile: self.hostility_of(3),
                 corners_hostile: self.hostility_of(6),
             },
+            movement: self.movement(),
+        }
+    }
+
+    /// The fortress squares, `(file, rank)`: on the board, off the throne and
+    /// the king's corners, each in one fortress only.
+    fn forts(&self) -> [Vec<(usize, usize)>; 2] {
+        let Some(m) = &self.moves else {
+            return [Vec::new(), Vec::new()];
+        };
+        let n = usize::from(self.size);
+        let last = n - 1;
+        let mut taken: Vec<(usize, usize)> = Vec::new();
+        let mut out = [Vec::new(), Vec::new()];
+        for (f, cells) in m.fort_cells.iter().enumerate() {
+            for &c in cells {
+                let i = usize::from(c) * 7 % (n * n);
+                let sq = (i % n, i / n);
+                let throne = self.throne && sq == (n / 2, n / 2);
+                let corner =
+                    self.corners && (sq.0 == 0 || sq.0 == last) && (sq.1 == 0 || sq.1 == last);
+                if !throne && !corner && !taken.contains(&sq) {
+                    taken.push(sq);
+                    out[f].push(sq);
+                }
+            }
+        }
+        out
+    }
+
+    /// A fortress's flag: 0-2 hostile, 3-5 passable, 6-8 stoppable, 9-11
+    /// re-entry, each for attackers, defenders, king.
+    fn fort_flag(&self, fort: usize, i: usize) -> bool {
+        self.moves.as_ref().is_some_and(|m| m.fort_flags[fort][i])
+    }
+
+    fn fort_list(&self, fort: usize, at: usize) -> Hostility {
+        Hostility {
+            attackers: self.fort_flag(fort, at),
+            defenders: self.fort_flag(fort, at + 1),
+            king: self.fort_flag(fort, at + 2),
+        }
+    }
+
+    fn movement(&self) -> Movement {
+        let Some(m) = &self.moves else {
+            return Movement::CLASSIC;
+        };
+        let forts = self.forts();
+        let fort = |f: usize| {
+            if forts[f].is_empty() {
+                return Fortress::default_of(f);
+            }
+            let mut squares = SquareSet::EMPTY;
+            for &(file, rank) in &forts[f] {
+                squares.insert(Square::new(file as u8, rank as u8));
+            }
+            Fortress {
+                squares,
+                hostile: self.fort_list(f, 0),
+                passable: self.fort_list(f, 3),
+                stoppable: self.fort_list(f, 6),
+                reentry: self.fort_list(f, 9),
+            }
+        };
+        Movement {
+            speed: SpeedLimits {
+                attackers: m.speed[0],
+                defenders: m.speed[1],
+                king: m.speed[2],
+            },
+            throne_passable: Hostility {
+                attackers: m.throne[0],
+                defenders: m.throne[1],
+                king: m.throne[2],
+            },
+            throne_stoppable: Hostility {
+                attackers: m.throne[3],
+                defenders: m.throne[4],
+                king: false,
+            },
+            corners_stoppable: Hostility {
+                attackers: m.corner_stop[0],
+                defenders: m.corner_stop[1],
+                king: false,
+            },
+            attacker_forts: fort(0),
+            defender_forts: fort(1),
+        }
+    }
+
+    /// The movement fields of the rule object (none for the classic moves).
+    fn movement_json(&self, o: &mut serde_json::Value) {
+        let Some(m) = &self.moves else { return };
+        let list = |h: Hostility| serde_json::json!({"attackers": h.attackers, "defenders": h.defenders, "king": h.king});
+        let forts = self.forts();
+        o["speed_limits"] = serde_json::json!({
+            "attackers": m.speed[0], "defenders": m.speed[1], "king": m.speed[2],
+        });
+        o["throne_passable"] = serde_json::json!({
+            "attackers": m.throne[0], "defenders": m.throne[1], "king": m.throne[2],
+        });
+        o["throne_stoppable"] =
+            serde_json::json!({"attackers": m.throne[3], "defenders": m.throne[4]});
+        o["corners_stoppable"] =
+            serde_json::json!({"attackers": m.corner_stop[0], "defenders": m.corner_stop[1]});
+        for (f, name) in ["attacker_forts", "defender_forts"].iter().enumerate() {
+            if forts[f].is_empty() {
+                continue;
+            }
+            let squares: Vec<String> = forts[f]
+                .iter()
+                .map(|&(file, rank)| format!("{}{}", (b'a' + file as u8) as char, rank + 1))
+                .collect();
+            o[*name] = serde_json::json!({
+                "squares": squares,
+                "hostile": list(self.fort_list(f, 0)),
+                "passable": list(self.fort_list(f, 3)),
+                "stoppable": list(self.fort_list(f, 6)),
+                "reentry": list(self.fort_list(f, 9)),
+            });
         }
     }
 
@@ -850,7 +1019,7 @@ impl RandomRules {
             "ignored",
         ][usize::from(self.repetition)];
         let king_armed_as = ["hammer_and_anvil", "hammer", "anvil"][usize::from(self.king_arms)];
-        serde_json::json!({
+        let mut o = serde_json::json!({
             "board_size": self.size,
             "start_position": self.start(),
             "escape": if self.corners { "corners" } else { "edges" },
@@ -874,7 +1043,9 @@ impl RandomRules {
             "empty_throne_hostile": self.hostility_json(0),
             "occupied_throne_hostile": self.hostility_json(3),
             "corners_hostile": self.hostility_json(6),
-        })
+        });
+        self.movement_json(&mut o);
+        o
     }
 }
 
@@ -1034,5 +1205,6 @@ fn rule_set_13(corners: bool) -> RuleSet {
             ..Features::BASIC
         },
         squares: SpecialSquares::classic(king_capture, true),
+        movement: Movement::CLASSIC,
     }
 }

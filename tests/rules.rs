@@ -1435,3 +1435,103 @@ fn encirclement_wins_for_the_attackers() {
         );
     }
 }
+
+// ---------------------------------------------------------------- movement rules
+
+/// A game of OpenTafl rules (a custom variant) from `position`.
+fn custom_game(rules: &str, position: &str) -> Game {
+    let v = branan::rules::opentafl::parse(rules)
+        .unwrap_or_else(|e| panic!("{rules}: {e}"))
+        .build()
+        .unwrap_or_else(|e| panic!("{rules}: {e}"));
+    Game::new(Position::parse(v, position).unwrap_or_else(|e| panic!("{position}: {e}")))
+}
+
+const MAGPIE: &str = "dim:7 name:Magpie surf:n atkf:y ks:m spd:-1,-1,-1,-1,-1,-1,-1,1, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+/// Magpie: the king moves one square, the soldiers any distance.
+///
+/// ```text
+///  7 * . . . . . *
+///  6 . . . . . . .
+///  5 . . . . . . .
+///  4 . . . K . . .     d4-d5 and d4-e4 are moves; d4-d6 is too far
+///  3 . . . . . . .
+///  2 . t . . . . .
+///  1 * . . . . . *
+/// ```
+#[test]
+fn a_speed_limit_bounds_the_move() {
+    let g = custom_game(MAGPIE, "7/7/7/3K3/7/1t5/7 d 0");
+    assert!(has_move(&g, "d4-d5") && has_move(&g, "d4-e4"));
+    assert!(!has_move(&g, "d4-d6"));
+    assert_eq!(g.legal_moves().len(), 4);
+    let e = g
+        .position()
+        .check_move("d4-d6".parse().unwrap())
+        .unwrap_err();
+    assert!(matches!(e, IllegalMove::TooFar { limit: 1, .. }), "{e}");
+    let g = custom_game(MAGPIE, "7/7/7/3K3/7/1t5/7 a 0");
+    assert!(has_move(&g, "b2-b7"));
+}
+
+const FOTEVIKEN: &str = "dim:9 name:Foteviken_Tablut esc:e atkf:y ka:n ks:c nj:n cj:n cor: afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cens: cenh: cenhe:K aforh:K cenre: aforre: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+/// Foteviken Tablut: nobody crosses or stops on the throne (e5), and an attacker
+/// that has left the fortresses (a4-a6, b5, ...) never comes back; one on a
+/// fortress square moves over them.
+///
+/// ```text
+///  9 . . . . . . . . .
+///  8 . . . . . . . . .
+///  7 . . . . . . . . .
+///  6 t . . . . . . . .      a6 on a fortress: a6-a5 is a move
+///  5 . . t . + . . . .      c5 may not cross the throne: c5-g5 is not a move
+///  4 . . . . . . . . .
+///  3 . t . . . K . . .      b3 has left: b3-b5 (a fortress square) is not a move
+///  2 . . . . . . . . .
+///  1 . . . . . . . . .
+/// ```
+#[test]
+fn the_throne_and_fortresses_bar_the_way() {
+    let g = custom_game(FOTEVIKEN, "9/9/9/t8/2t6/9/1t3K3/9/9 a 0");
+    assert!(has_move(&g, "a6-a5"), "a fortress square from a fortress");
+    assert!(!has_move(&g, "c5-g5") && !has_move(&g, "c5-e5") && has_move(&g, "c5-d5"));
+    assert!(!has_move(&g, "b3-b5") && has_move(&g, "b3-b4"));
+    let e = g
+        .position()
+        .check_move("c5-g5".parse().unwrap())
+        .unwrap_err();
+    assert!(matches!(e, IllegalMove::Impassable { .. }), "{e}");
+    // The king may not stop on a fortress square either (he never starts there).
+    let g = custom_game(FOTEVIKEN, "9/9/9/t8/2t6/9/1t3K3/9/9 d 0");
+    assert!(!has_move(&g, "f3-f1") && has_move(&g, "f3-f2"));
+}
+
+/// A fortress square hostile to the king counts as an attacker beside him while
+/// empty: the king on b4 (not beside the throne) falls to one attacker on c4
+/// against the empty fortress square a4.
+///
+/// ```text
+///  5 . . . .
+///  4 . K . t      d4-c4 captures the king against a4
+///  3 . . . .
+///    a b c d
+/// ```
+#[test]
+fn an_empty_fortress_square_hostile_to_the_king_captures_him() {
+    let mut g = custom_game(FOTEVIKEN, "9/9/9/9/9/1K1t5/9/9/9 a 0");
+    play(&mut g, "d4-c4");
+    assert_eq!(end(&g), Some((Some(Side::Attackers), Reason::KingCaptured)));
+}
+
+/// Soldiers allowed on the throne (`cens:tK`) stop there; a partial `cenp`
+/// keeps the defenders from crossing it.
+#[test]
+fn soldiers_may_stop_on_the_throne_where_the_rules_say() {
+    let rules = "dim:7 cens:tK cenp:tK start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let g = custom_game(rules, "7/7/7/t5T/7/7/1K5 a 0");
+    assert!(has_move(&g, "a4-d4") && has_move(&g, "a4-f4"));
+    let g = custom_game(rules, "7/7/7/t5T/7/7/1K5 d 0");
+    assert!(!has_move(&g, "g4-d4") && !has_move(&g, "g4-c4") && has_move(&g, "g4-e4"));
+}

@@ -9,9 +9,10 @@
 //! `server` feature.
 
 use branan::rules::{
-    BitBoard, Escape, Features, Game, Hostility, IllegalMove, KingArms, KingCapture, Move,
-    MoveText, NoMovesOutcome, PlayError, Position, PositionError, Repetition, RepetitionOutcome,
-    RuleSet, RuleSetError, Setup, SpecialSquares, Square, SquareSet, Variant, opentafl,
+    BitBoard, Escape, Features, Fortress, Game, Hostility, IllegalMove, KingArms, KingCapture,
+    Move, MoveText, Movement, NoMovesOutcome, PlayError, Position, PositionError, Repetition,
+    RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Square, SquareSet, Variant,
+    opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
@@ -332,7 +333,24 @@ fn check_illegal_reason(pos: &Position, m: Move, e: IllegalMove) {
         }
         IllegalMove::Blocked { at } => assert!(pos.occupied().contains(at), "{pos} {m}"),
         IllegalMove::Restricted { square, .. } => {
-            assert!(pos.variant().restricted.contains(square), "{pos} {m}")
+            let v = pos.variant();
+            let forts = v.moves.forts[0] | v.moves.forts[1];
+            assert!(
+                v.restricted.contains(square) || forts.contains(square),
+                "{pos} {m}"
+            )
+        }
+        // Only where pieces do not all slide freely: a square on the way, or
+        // too far for the piece.
+        IllegalMove::Impassable { at, .. } => {
+            assert!(
+                pos.variant().special_moves && !pos.occupied().contains(at),
+                "{pos} {m}"
+            )
+        }
+        IllegalMove::TooFar { square, limit, .. } => {
+            let far = m.from.file().abs_diff(square.file()) + m.from.rank().abs_diff(square.rank());
+            assert!(far > limit, "{pos} {m}")
         }
     }
 }
@@ -459,8 +477,13 @@ fn check_game(game: &Game) {
 }
 
 /// The JSON fields a rule-set error may name (`""` for none: the registry is full).
-const RULE_FIELDS: [&str; 10] = [
+const RULE_FIELDS: [&str; 15] = [
     "board_size",
+    "speed_limits.attackers",
+    "speed_limits.defenders",
+    "speed_limits.king",
+    "attacker_forts.squares",
+    "defender_forts.squares",
     "start_position",
     "repetition.occurrence",
     "no_capture_limit",
@@ -514,7 +537,8 @@ pub fn check_rules_string(data: &[u8]) {
 /// build that variant again.
 pub fn check_rule_set(data: &[u8]) {
     let mut input = Bytes { data };
-    let (Some(head), Some(flags), Some(occurrence), Some(limit_lo), Some(limit_hi)) = (
+    let (Some(head), Some(flags), Some(occurrence), Some(limit_lo), Some(limit_hi), Some(moves)) = (
+        input.next(),
         input.next(),
         input.next(),
         input.next(),
@@ -605,6 +629,7 @@ pub fn check_rule_set(data: &[u8]) {
                 corners_hostile: hostility(6),
             }
         },
+        movement: movement_of(moves, size),
     };
     if let Some(v) = check_built(&rules) {
         let again = rules.build().expect("the same rules build again");
@@ -615,6 +640,55 @@ pub fn check_rule_set(data: &[u8]) {
             "{rules:?}"
         );
     }
+}
+
+/// The movement rules of one byte: speed limits (0 is refused), who passes or
+/// stops on the throne and corners, fortresses on the middle of the edges and
+/// next to a corner (which may be off a small board, or on a big one's throne).
+fn movement_of(b: u8, size: u8) -> Movement {
+    let bit = |i: u8| b >> i & 1 != 0;
+    let mid = size / 2;
+    let mut m = Movement::CLASSIC;
+    if bit(0) {
+        m.speed.king = Some(b >> 6);
+    }
+    if bit(1) {
+        m.speed.attackers = Some(2);
+    }
+    m.throne_passable.attackers = !bit(2);
+    m.throne_stoppable.defenders = bit(3);
+    m.corners_stoppable.attackers = bit(4);
+    if bit(5) {
+        let mut squares = SquareSet::EMPTY;
+        for (f, r) in [
+            (0, mid),
+            (mid, 0),
+            (size.wrapping_sub(1), mid),
+            (mid, size.wrapping_sub(1)),
+        ] {
+            squares.insert(Square::new(f % 13, r % 13));
+        }
+        m.attacker_forts = Fortress {
+            squares,
+            reentry: Hostility {
+                attackers: bit(6),
+                defenders: bit(6),
+                king: bit(7),
+            },
+            ..Fortress::ATTACKERS
+        };
+    }
+    if bit(7) {
+        let mut squares = SquareSet::EMPTY;
+        squares.insert(Square::new(1, 1));
+        squares.insert(Square::new(mid, mid));
+        m.defender_forts = Fortress {
+            squares,
+            stoppable: Hostility::ALL,
+            ..Fortress::DEFENDERS
+        };
+    }
+    m
 }
 
 /// Builds the rules and checks the variant, or the refusal; the variant if built.

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    AnyGame, BitBoard, Escape, Features, Game, Hostility, KingArms, KingCapture, Move,
-    NoMovesOutcome, Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side,
-    SpecialSquares, Variant, Word, opentafl,
+    AnyGame, BitBoard, Escape, Features, Fortress, Game, Hostility, KingArms, KingCapture, Move,
+    Movement, NoMovesOutcome, Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet,
+    Side, SpecialSquares, SpeedLimits, Square, SquareSet, Variant, Word, opentafl,
 };
 
 use super::game::squares;
@@ -405,6 +405,133 @@ fn yes() -> bool {
     true
 }
 
+/// The longest move of each piece, in squares (`null`: any distance; a limit of
+/// the board's side less one or more is no limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = SpeedLimits)]
+pub struct SpeedLimitsDto {
+    /// The attackers' soldiers. Defaults to `null`.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub attackers: Option<u8>,
+    /// The defenders' soldiers. Defaults to `null`.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub defenders: Option<u8>,
+    /// The king. Defaults to `null`.
+    #[serde(default)]
+    #[schema(minimum = 1, example = 1)]
+    pub king: Option<u8>,
+}
+
+/// Soldiers of either side, for a right the king's own rules decide for him.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = Soldiers)]
+pub struct SoldiersDto {
+    pub attackers: bool,
+    pub defenders: bool,
+}
+
+impl From<Hostility> for SoldiersDto {
+    fn from(h: Hostility) -> Self {
+        SoldiersDto {
+            attackers: h.attackers,
+            defenders: h.defenders,
+        }
+    }
+}
+
+impl From<SoldiersDto> for Hostility {
+    fn from(s: SoldiersDto) -> Self {
+        Hostility {
+            attackers: s.attackers,
+            defenders: s.defenders,
+            king: false,
+        }
+    }
+}
+
+/// A square's name (`a4`), read for boards up to 13x13.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ToSchema)]
+#[schema(as = SquareName, value_type = String, example = "a4")]
+pub struct SquareName(pub Square);
+
+impl Serialize for SquareName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for SquareName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Square::parse_up_to(&text, 13)
+            .map(SquareName)
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a square")))
+    }
+}
+
+/// Fortress squares and what they are to each piece (`attackers` and
+/// `defenders` are the soldiers). A piece that may not re-enter the fortress
+/// passes and stops on its squares only while it stands on one of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = Fortress)]
+pub struct FortressDto {
+    /// The fortress squares.
+    pub squares: Vec<SquareName>,
+    /// Whom a fortress square is hostile to: a soldier is captured against it,
+    /// empty or not; beside the king it counts as an attacker while empty.
+    /// Defaults to OpenTafl's: the other side's soldiers and, for the
+    /// attackers' fortresses, the king.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostile: Option<HostilityDto>,
+    /// Who may move over a fortress square. Defaults to everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passable: Option<HostilityDto>,
+    /// Who may stop on a fortress square. Defaults to everyone on the attackers'
+    /// fortresses, the defenders and the king on the defenders'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stoppable: Option<HostilityDto>,
+    /// Who may come onto the fortress from elsewhere. Defaults to everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reentry: Option<HostilityDto>,
+}
+
+impl FortressDto {
+    fn of(f: &Fortress) -> Option<FortressDto> {
+        (!f.is_empty()).then(|| FortressDto {
+            squares: f.squares.map(SquareName).collect(),
+            hostile: Some(f.hostile.into()),
+            passable: Some(f.passable.into()),
+            stoppable: Some(f.stoppable.into()),
+            reentry: Some(f.reentry.into()),
+        })
+    }
+
+    /// The fortress of a kind (0 the attackers', 1 the defenders'), its
+    /// missing lists taken from that kind's defaults.
+    fn fortress(dto: Option<&FortressDto>, kind: usize) -> Fortress {
+        let default = Fortress::default_of(kind);
+        let Some(dto) = dto else {
+            return default;
+        };
+        let mut squares = SquareSet::EMPTY;
+        for sq in &dto.squares {
+            squares.insert(sq.0);
+        }
+        Fortress {
+            squares,
+            hostile: dto.hostile.map_or(default.hostile, Into::into),
+            passable: dto.passable.map_or(default.passable, Into::into),
+            stoppable: dto.stoppable.map_or(default.stoppable, Into::into),
+            reentry: dto.reentry.map_or(default.reentry, Into::into),
+        }
+    }
+}
+
 /// A rule set: a preset's as `GET /v1/variants` answers it, and the rule object a
 /// request may send as `rules` instead of `variant`.
 ///
@@ -510,6 +637,27 @@ pub struct VariantDto {
     pub edge_forts: bool,
     /// Whether the attackers win once no defender can reach the edge.
     pub encirclement: bool,
+    /// The longest move of each piece. Defaults to none (every piece moves any
+    /// distance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_limits: Option<SpeedLimitsDto>,
+    /// Who may move over the empty throne. Defaults to everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throne_passable: Option<HostilityDto>,
+    /// The soldiers who may stop on the throne (the king's return is
+    /// `throne_reentry`). Defaults to neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throne_stoppable: Option<SoldiersDto>,
+    /// The soldiers who may stop on a corner where the king escapes to the
+    /// corners. Defaults to neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corners_stoppable: Option<SoldiersDto>,
+    /// The attackers' fortress squares and their rules. Defaults to none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_forts: Option<FortressDto>,
+    /// The defenders' fortress squares and their rules. Defaults to none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_forts: Option<FortressDto>,
 }
 
 /// A nullable field that must be present: serde would take a missing `Option` for
@@ -524,6 +672,8 @@ where
 
 impl<W: crate::rules::Word> From<&Variant<W>> for VariantDto {
     fn from(v: &Variant<W>) -> Self {
+        let m = v.moves.movement;
+        let c = Movement::CLASSIC;
         VariantDto {
             id: Some(v.id.to_owned()),
             name: Some(v.name.to_owned()),
@@ -576,6 +726,21 @@ impl<W: crate::rules::Word> From<&Variant<W>> for VariantDto {
             shieldwall_corners: v.features.shieldwall_corners,
             edge_forts: v.features.edge_forts,
             encirclement: v.features.encirclement,
+            // The movement rules are written only where they differ from the
+            // classic moves, so that the presets read as before.
+            speed_limits: (m.speed != SpeedLimits::NONE).then_some(SpeedLimitsDto {
+                attackers: m.speed.attackers,
+                defenders: m.speed.defenders,
+                king: m.speed.king,
+            }),
+            throne_passable: (m.throne_passable != c.throne_passable)
+                .then(|| m.throne_passable.into()),
+            throne_stoppable: (m.throne_stoppable != c.throne_stoppable)
+                .then(|| m.throne_stoppable.into()),
+            corners_stoppable: (m.corners_stoppable != c.corners_stoppable)
+                .then(|| m.corners_stoppable.into()),
+            attacker_forts: FortressDto::of(&m.attacker_forts),
+            defender_forts: FortressDto::of(&m.defender_forts),
         }
     }
 }
@@ -643,6 +808,23 @@ impl VariantDto {
                     corners_hostile: self
                         .corners_hostile
                         .map_or(classic.corners_hostile, Into::into),
+                }
+            },
+            movement: {
+                let c = Movement::CLASSIC;
+                Movement {
+                    speed: self.speed_limits.map_or(c.speed, |s| SpeedLimits {
+                        attackers: s.attackers,
+                        defenders: s.defenders,
+                        king: s.king,
+                    }),
+                    throne_passable: self.throne_passable.map_or(c.throne_passable, Into::into),
+                    throne_stoppable: self.throne_stoppable.map_or(c.throne_stoppable, Into::into),
+                    corners_stoppable: self
+                        .corners_stoppable
+                        .map_or(c.corners_stoppable, Into::into),
+                    attacker_forts: FortressDto::fortress(self.attacker_forts.as_ref(), 0),
+                    defender_forts: FortressDto::fortress(self.defender_forts.as_ref(), 1),
                 }
             },
         }

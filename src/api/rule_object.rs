@@ -170,6 +170,12 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
         "shieldwall" | "shieldwall_corners" => "sw",
         "shieldwall_flanking" => "swf",
         "edge_forts" => "efe",
+        "speed_limits" => "spd",
+        "throne_passable" => "cenp",
+        "throne_stoppable" => "cens",
+        "corners_stoppable" => "cors",
+        "attacker_forts" => "afor",
+        "defender_forts" => "dfor",
         _ => return None,
     })
 }

@@ -133,7 +133,8 @@ pub(crate) fn shieldwall<W: Word>(
 #[inline]
 fn corner_brackets<W: Word>(v: &Variant<W>, hostile_empty: W) -> W {
     if v.features.shieldwall_corners {
-        hostile_empty & v.geometry.edges.0
+        // Only corners: a hostile fortress square on the edge brackets nothing.
+        hostile_empty & v.geometry.corners.0
     } else {
         W::ZERO
     }

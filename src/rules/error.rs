@@ -186,6 +186,14 @@ pub enum IllegalMove {
     Blocked { at: Square },
     #[error("{piece:?} may not stop on the restricted square {square}")]
     Restricted { square: Square, piece: Piece },
+    #[error("{piece:?} may not move over {at}")]
+    Impassable { at: Square, piece: Piece },
+    #[error("{piece:?} moves at most {limit} square(s), not as far as {square}")]
+    TooFar {
+        square: Square,
+        piece: Piece,
+        limit: u8,
+    },
 }
 
 impl IllegalMove {
@@ -196,9 +204,10 @@ impl IllegalMove {
             | IllegalMove::NoPiece { square }
             | IllegalMove::NotYourPiece { square, .. }
             | IllegalMove::NullMove { square }
-            | IllegalMove::Restricted { square, .. } => square,
+            | IllegalMove::Restricted { square, .. }
+            | IllegalMove::TooFar { square, .. } => square,
             IllegalMove::NotStraight { to, .. } => to,
-            IllegalMove::Blocked { at } => at,
+            IllegalMove::Blocked { at } | IllegalMove::Impassable { at, .. } => at,
         }
     }
 }

@@ -94,6 +94,9 @@ impl<W: Word> Position<W> {
         mut f: impl FnMut(Move),
     ) {
         let v = self.variant;
+        if v.special_moves {
+            return self.special_generate_for(pieces, targets, f);
+        }
         let r = v.tables.rays;
         let occ = self.occupied().0;
         let (soldier_stops, king_stops) = stops(v);
@@ -144,6 +147,9 @@ impl<W: Word> Position<W> {
     #[inline(always)]
     pub fn generate_moves_to(&self, targets: Targets<W>, mut f: impl FnMut(Move, Direction)) {
         let v = self.variant;
+        if v.special_moves {
+            return self.special_generate_to(targets, f);
+        }
         let r = v.tables.rays;
         let occ = self.occupied().0;
         let own = self.pieces(self.turn).0;
@@ -193,6 +199,9 @@ impl<W: Word> Position<W> {
             return false;
         };
         let v = self.variant;
+        if v.special_moves {
+            return self.special_can_move(from, W::index(m.to) as usize);
+        }
         let (soldier_stops, king_stops) = stops(v);
         let stops = if self.king.0.has(from as u32) {
             king_stops
@@ -206,6 +215,9 @@ impl<W: Word> Position<W> {
     pub fn count_moves(&self) -> u32 {
         let empty = !self.occupied();
         let v = self.variant;
+        if v.special_moves {
+            return self.special_count_moves();
+        }
         let soldiers = match self.turn {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders,
@@ -227,6 +239,9 @@ impl<W: Word> Position<W> {
     #[inline]
     pub fn has_moves(&self) -> bool {
         let v = self.variant;
+        if v.special_moves {
+            return self.special_count_moves() > 0;
+        }
         let free = !self.occupied() & !v.restricted;
         let pieces = self.pieces(self.turn);
         Direction::ALL

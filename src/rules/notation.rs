@@ -260,8 +260,11 @@ impl Setup {
                 squares: squares.join(", "),
             });
         }
-        let soldiers = self.attackers | self.defenders;
-        if let Some(square) = (soldiers & variant.restricted.convert()).first() {
+        // A soldier stands only where its kind may stop (on a fortress, coming
+        // from the same fortress).
+        let misplaced = (self.attackers & variant.moves.never_stop[0].convert())
+            | (self.defenders & variant.moves.never_stop[1].convert());
+        if let Some(square) = misplaced.first() {
             let piece = if self.attackers.contains(square) {
                 "an attacker"
             } else {
@@ -270,10 +273,14 @@ impl Setup {
             return Err(InvalidPosition::OnRestricted {
                 square,
                 piece,
-                corners: match (variant.throne.is_empty(), variant.escape) {
-                    (false, Escape::Corners) => "the throne and the corners",
-                    (false, Escape::Edges) => "the throne",
-                    (true, _) => "the corners",
+                corners: if (variant.moves.forts[0] | variant.moves.forts[1]).contains(square) {
+                    "a fortress square its side may not stop on"
+                } else {
+                    match (variant.throne.is_empty(), variant.escape) {
+                        (false, Escape::Corners) => "the throne and the corners",
+                        (false, Escape::Edges) => "the throne",
+                        (true, _) => "the corners",
+                    }
                 },
             });
         }

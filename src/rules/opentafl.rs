@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use super::movement::{Fortress, Movement, SpeedLimits};
+use super::notation::SquareSet;
 use super::ruleset::{RuleSet, RuleSetError};
 use super::square::Square;
 use super::variant::{
@@ -68,6 +70,25 @@ impl Pieces {
         defender: true,
         king: true,
     };
+    const NONE: Pieces = Pieces {
+        attacker: false,
+        defender: false,
+        king: false,
+    };
+    const KING: Pieces = Pieces {
+        attacker: false,
+        defender: false,
+        king: true,
+    };
+
+    /// The pieces in both lists.
+    fn and(self, other: Pieces) -> Pieces {
+        Pieces {
+            attacker: self.attacker && other.attacker,
+            defender: self.defender && other.defender,
+            king: self.king && other.king,
+        }
+    }
 
     fn hostility(self) -> Hostility {
         Hostility {
@@ -85,6 +106,18 @@ fn letters(h: Hostility) -> String {
         .filter(|(on, _)| *on)
         .map(|(_, c)| *c)
         .collect()
+}
+
+/// The king alone, OpenTafl's default of `cens`.
+const KING_ONLY: Hostility = Hostility {
+    attackers: false,
+    defenders: false,
+    king: true,
+};
+
+/// Whether every piece of `a` is in `b`.
+fn within(a: Hostility, b: Hostility) -> bool {
+    (!a.attackers || b.attackers) && (!a.defenders || b.defenders) && (!a.king || b.king)
 }
 
 /// The keys of one rules string, each value as written.
@@ -189,6 +222,61 @@ fn entries(s: &str) -> Result<Entries<'_>, RulesStringError> {
     Ok(Entries { map })
 }
 
+/// The speed limits of `spd`: one value for every piece, or one per piece type
+/// in OpenTafl's order `t c n k T C N K` (branan reads `t`, `T` and `K`; the
+/// others are checked only), `-1` for no limit. OpenTafl's reader drops the two
+/// values of the per-side form, so that form is refused rather than guessed.
+fn speeds(value: Option<&str>) -> Result<SpeedLimits, RulesStringError> {
+    let Some(value) = value else {
+        return Ok(SpeedLimits::NONE);
+    };
+    // As Java's `split`, trailing empty values are dropped (`1,2,` is two).
+    let mut parts: Vec<&str> = value.split(',').collect();
+    while parts.last() == Some(&"") {
+        parts.pop();
+    }
+    let mut limits = Vec::with_capacity(parts.len());
+    for text in &parts {
+        let limit = match text.parse::<i64>() {
+            Ok(-1) => None,
+            Ok(n) if n >= 1 => Some(u8::try_from(n).unwrap_or(u8::MAX)),
+            Ok(0) => {
+                return Err(refuse(
+                    "spd",
+                    "0 is not a speed limit (at least 1, or -1 for none)",
+                ));
+            }
+            _ => {
+                return Err(refuse(
+                    "spd",
+                    format!("{text:?} is not a speed limit (a number of squares, or -1 for none)"),
+                ));
+            }
+        };
+        limits.push(limit);
+    }
+    match limits.len() {
+        1 => Ok(SpeedLimits {
+            attackers: limits[0],
+            defenders: limits[0],
+            king: limits[0],
+        }),
+        8 => Ok(SpeedLimits {
+            attackers: limits[0],
+            defenders: limits[4],
+            king: limits[7],
+        }),
+        2 => Err(refuse(
+            "spd",
+            "the per-side form (two values) is not supported: OpenTafl's own reader ignores its values; write one value, or eight (`t c n k T C N K`)",
+        )),
+        n => Err(refuse(
+            "spd",
+            format!("expected one value or eight (`t c n k T C N K`), found {n}"),
+        )),
+    }
+}
+
 fn refuse(key: &str, message: impl Into<String>) -> RulesStringError {
     RulesStringError::new(key, message)
 }
@@ -212,6 +300,7 @@ pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
             && e.get(&err.key).is_none()
             && err.key != "dim"
             && err.key != "start"
+            && err.key != "starti"
         {
             err.message
                 .push_str(" (the key is absent, so OpenTafl's default applies)");
@@ -236,20 +325,9 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     };
 
     // Keys branan cannot play in any but their default (or an equivalent) value.
-    if e.get("starti").is_some() {
-        return Err(refuse(
-            "starti",
-            "inverted position records are not supported (use `start:`)",
-        ));
-    }
     for (key, allowed, what) in [
         ("kj", &["n"][..], "the king cannot jump"),
         ("ber", &["n"][..], "berserk moves are not played"),
-        (
-            "spd",
-            &["-1"][..],
-            "pieces move any distance (no speed limits)",
-        ),
     ] {
         if let Some(v) = e.get(key)
             && !allowed.contains(&v)
@@ -257,6 +335,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             return Err(refuse(key, format!("{v:?} is not supported: {what}")));
         }
     }
+    let speed = speeds(e.get("spd"))?;
     // Jumps of pieces branan does not have: any valid value is harmless.
     for key in ["nj", "cj", "mj"] {
         if let Some(v) = e.get(key)
@@ -268,21 +347,28 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             ));
         }
     }
-    for key in ["afor", "dfor"] {
-        if let Some(v) = e.get(key)
-            && !v.split(',').all(str::is_empty)
-        {
-            return Err(refuse(key, "fortress squares are not supported"));
+    // Corner passability is read with the corners' other lists below; the
+    // re-entry lists follow OpenTafl's reader, which reads them only when
+    // `cenre` is given (and then takes an absent one for "no piece").
+    let reentry_given = e.get("cenre").is_some();
+    for key in ["corre", "aforre", "dforre"] {
+        if !reentry_given && e.get(key).is_some() {
+            return Err(refuse(
+                key,
+                "OpenTafl reads this list only together with `cenre` (write `cenre:tcnkTCNK`, its default, too)",
+            ));
         }
     }
-    // Fortress parameters without fortresses, and corner passability (a corner
-    // ends every line through it), change nothing; only their syntax is checked.
-    for key in [
-        "aforh", "dforh", "aforp", "dforp", "afors", "dfors", "aforre", "dforre", "corp", "corre",
-    ] {
-        e.pieces(key, Pieces::ALL)?;
-    }
-
+    let reentry = |key: &str| {
+        e.pieces(
+            key,
+            if reentry_given {
+                Pieces::NONE
+            } else {
+                Pieces::ALL
+            },
+        )
+    };
     let escape = match e.get("esc").unwrap_or("c") {
         "c" => Escape::Corners,
         "e" => Escape::Edges,
@@ -388,24 +474,15 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     }
 
     // The throne's lists are read (and their letters checked) with or without a
-    // throne; without one they change nothing.
-    let cens = e.pieces(
-        "cens",
-        Pieces {
-            attacker: false,
-            defender: false,
-            king: true,
-        },
-    )?;
-    if throne && (cens.attacker || cens.defender) {
-        return Err(refuse("cens", "only the king may stop on the throne"));
-    }
+    // throne; without one they change nothing. OpenTafl lets a piece move over
+    // a square only where it may pass it (and, unless it may re-enter that kind
+    // of square, only from the same kind), and stop only where it may also pass.
+    let cens = e.pieces("cens", Pieces::KING)?;
     let cenre = e.pieces("cenre", Pieces::ALL)?;
-    let throne_reentry = !throne || (cens.king && cenre.king);
     let cenp = e.pieces("cenp", Pieces::ALL)?;
-    if throne && cenp != Pieces::ALL {
-        return Err(refuse("cenp", "every piece may pass over the empty throne"));
-    }
+    let throne_passable = cenp.and(cenre);
+    let throne_stops = cens.and(throne_passable);
+    let throne_reentry = !throne || throne_stops.king;
     let cenhe = e.pieces("cenhe", Pieces::ALL)?;
     let cenh = e.pieces(
         "cenh",
@@ -416,24 +493,107 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         },
     )?;
     let corh = e.pieces("corh", Pieces::ALL)?;
-    let cors = e.pieces(
-        "cors",
-        Pieces {
-            attacker: false,
-            defender: false,
-            king: true,
-        },
-    )?;
-    if escape == Escape::Corners
-        && cors
-            != (Pieces {
-                attacker: false,
-                defender: false,
-                king: true,
-            })
-    {
-        return Err(refuse("cors", "only the king may stop on a corner"));
+    let cors = e.pieces("cors", Pieces::KING)?;
+    let corp = e.pieces("corp", Pieces::KING)?;
+    let corre = reentry("corre")?;
+    let mut corners_stoppable = Pieces::NONE;
+    if escape == Escape::Corners {
+        for (key, list) in [("cors", cors), ("corp", corp), ("corre", corre)] {
+            if !list.king {
+                return Err(refuse(
+                    key,
+                    format!(
+                        "the king must be able to reach the corners he escapes to (`{key}` without `K`{})",
+                        if key == "corre" {
+                            "; with `cenre` given, an absent `corre` means no piece"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        }
+        corners_stoppable = cors.and(corp);
+        // A soldier that may stop on a corner but not come back to one would
+        // move from corner to corner only: not played.
+        if corners_stoppable.and(corre) != corners_stoppable {
+            return Err(refuse(
+                "corre",
+                "soldiers that may stop on a corner but not re-enter one are not supported",
+            ));
+        }
     }
+    let fort = |kind: usize,
+                letters: (&str, &str, &str, &str, &str),
+                defaults: (Pieces, Pieces, Pieces)|
+     -> Result<Fortress, RulesStringError> {
+        let (key, h, p, st, re) = letters;
+        let squares = e.squares(key, size)?.unwrap_or_default();
+        let hostile = e.pieces(h, defaults.0)?;
+        let passable = e.pieces(p, defaults.1)?;
+        let stoppable = e.pieces(st, defaults.2)?;
+        let reentry = reentry(re)?;
+        let mut set = SquareSet::EMPTY;
+        for sq in squares {
+            set.insert(sq);
+        }
+        let default = Fortress::default_of(kind);
+        Ok(Fortress {
+            squares: set,
+            hostile: hostile.hostility(),
+            passable: passable.hostility(),
+            stoppable: stoppable.and(passable).hostility(),
+            reentry: if set.is_empty() {
+                default.reentry
+            } else {
+                reentry.hostility()
+            },
+        })
+    };
+    let attacker_forts = fort(
+        0,
+        ("afor", "aforh", "aforp", "afors", "aforre"),
+        (
+            Pieces {
+                attacker: false,
+                defender: true,
+                king: true,
+            },
+            Pieces::ALL,
+            Pieces::ALL,
+        ),
+    )?;
+    let defender_forts = fort(
+        1,
+        ("dfor", "dforh", "dforp", "dfors", "dforre"),
+        (
+            Pieces {
+                attacker: true,
+                defender: false,
+                king: false,
+            },
+            Pieces::ALL,
+            Pieces {
+                attacker: false,
+                defender: true,
+                king: true,
+            },
+        ),
+    )?;
+    let movement = Movement {
+        speed,
+        throne_passable: throne_passable.hostility(),
+        throne_stoppable: Hostility {
+            king: false,
+            ..throne_stops.hostility()
+        },
+        corners_stoppable: Hostility {
+            king: false,
+            ..corners_stoppable.hostility()
+        },
+        attacker_forts,
+        defender_forts,
+    };
     let squares = SpecialSquares {
         throne,
         empty_throne_hostile: cenhe.hostility(),
@@ -441,15 +601,46 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         corners_hostile: corh.hostility(),
     };
 
-    let start = e
-        .get("start")
-        .ok_or_else(|| refuse("start", "the start position is missing (`start:/.../`)"))?;
-    if !start.starts_with('/') {
-        return Err(refuse(
-            "start",
-            "expected OpenTafl's position record, starting with `/`",
-        ));
-    }
+    // `start` is OpenTafl's record (rank 1 first); `starti` the inverted one,
+    // the ranks from the top, as the board is drawn.
+    let start = match (e.get("start"), e.get("starti")) {
+        (Some(_), Some(_)) => {
+            return Err(refuse(
+                "starti",
+                "give the start once, as `start` or as `starti`",
+            ));
+        }
+        (Some(start), None) => {
+            if !start.starts_with('/') {
+                return Err(refuse(
+                    "start",
+                    "expected OpenTafl's position record, starting with `/`",
+                ));
+            }
+            start.to_owned()
+        }
+        (None, Some(inverted)) => {
+            let Some(rows) = inverted.strip_prefix('/') else {
+                return Err(refuse(
+                    "starti",
+                    "expected an inverted position record, starting with `/`",
+                ));
+            };
+            // The top rank first, as branan writes positions.
+            rows.strip_suffix('/').unwrap_or(rows).to_owned()
+        }
+        (None, None) => {
+            return Err(refuse(
+                "start",
+                "the start position is missing (`start:/.../`)",
+            ));
+        }
+    };
+    let start_key = if e.get("start").is_some() {
+        "start"
+    } else {
+        "starti"
+    };
     let rules = RuleSet {
         name: e.get("name").map(|n| n.replace('_', " ")),
         size,
@@ -474,6 +665,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             encirclement,
         },
         squares,
+        movement,
     };
     rules.validate().map_err(|err| {
         let key = match &err {
@@ -482,7 +674,12 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             RuleSetError::KingArmsUnarmed { .. } => "ka",
             RuleSetError::ShieldwallOption { .. } => "sw",
             RuleSetError::NameTooLong { .. } => "name",
-            _ => "start",
+            RuleSetError::Movement { field, .. } => match *field {
+                "attacker_forts.squares" => "afor",
+                "defender_forts.squares" => "dfor",
+                _ => "spd",
+            },
+            _ => start_key,
         };
         let text = err.to_string();
         let message = text.split_once(": ").map_or(text.as_str(), |(_, m)| m);
@@ -555,14 +752,34 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         KingCapture::Middleweight => s.push_str(" ks:m"),
         KingCapture::FourSides | KingCapture::ThroneFour => {}
     }
-    let squares = rules
-        .squares
-        .normalized(rules.escape, rules.king_capture, f.king_anvil());
+    let m = rules
+        .movement
+        .normalized(rules.size, rules.escape, rules.squares.throne);
+    let squares = rules.squares.normalized_with(
+        rules.escape,
+        rules.king_capture,
+        f.king_anvil(),
+        m.throne_stoppable.attackers,
+    );
     if !squares.throne {
         s.push_str(" cen:");
     } else {
-        if !rules.throne_reentry {
+        // OpenTafl stops a piece only where it may also pass.
+        let pass = m.throne_passable;
+        let stop = Hostility {
+            king: rules.throne_reentry,
+            ..m.throne_stoppable
+        };
+        if !within(stop, pass) {
+            return None;
+        }
+        if pass != Hostility::ALL {
+            s.push_str(" cenp:");
+            s.push_str(&letters(pass));
+        }
+        if stop != KING_ONLY {
             s.push_str(" cens:");
+            s.push_str(&letters(stop));
         }
         if squares.empty_throne_hostile != Hostility::ALL {
             s.push_str(" cenhe:");
@@ -575,9 +792,57 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
             s.push_str(&letters(occupied));
         }
     }
-    if rules.escape == Escape::Corners && squares.corners_hostile != Hostility::ALL {
-        s.push_str(" corh:");
-        s.push_str(&letters(squares.corners_hostile));
+    if rules.escape == Escape::Corners {
+        if squares.corners_hostile != Hostility::ALL {
+            s.push_str(" corh:");
+            s.push_str(&letters(squares.corners_hostile));
+        }
+        if m.corners_stoppable != Hostility::NONE {
+            let may = letters(Hostility {
+                king: true,
+                ..m.corners_stoppable
+            });
+            s.push_str(&format!(" cors:{may} corp:{may}"));
+        }
+    }
+    if m.speed != SpeedLimits::NONE {
+        let n = |x: Option<u8>| x.map_or(-1, i32::from);
+        let (t, d, k) = (n(m.speed.attackers), n(m.speed.defenders), n(m.speed.king));
+        s.push_str(&format!(" spd:{t},-1,-1,-1,{d},-1,-1,{k},"));
+    }
+    let mut reentry = false;
+    for (key, fort, default) in [
+        ("afor", m.attacker_forts, Fortress::ATTACKERS),
+        ("dfor", m.defender_forts, Fortress::DEFENDERS),
+    ] {
+        if fort.is_empty() {
+            continue;
+        }
+        if !within(fort.stoppable, fort.passable) {
+            return None;
+        }
+        s.push_str(&format!(" {key}:"));
+        for sq in fort.squares {
+            s.push_str(&format!("{sq},"));
+        }
+        for (suffix, list, default) in [
+            ("h", fort.hostile, default.hostile),
+            ("p", fort.passable, default.passable),
+            ("s", fort.stoppable, default.stoppable),
+        ] {
+            if list != default {
+                s.push_str(&format!(" {key}{suffix}:{}", letters(list)));
+            }
+        }
+        reentry |= fort.reentry != Hostility::ALL;
+    }
+    if reentry {
+        // OpenTafl reads the fortresses' re-entry lists only with `cenre`, and
+        // then an absent list means no piece: all four are written.
+        s.push_str(" cenre:tTK corre:tTK");
+        for (key, fort) in [("afor", m.attacker_forts), ("dfor", m.defender_forts)] {
+            s.push_str(&format!(" {key}re:{}", letters(fort.reentry)));
+        }
     }
     if f.shieldwall {
         s.push_str(if f.shieldwall_corners {
@@ -671,13 +936,32 @@ mod tests {
             (&format!("dim:7 cor: {start}"), "cor"),
             (&format!("dim:7 cen:a1 {start}"), "cen"),
             (&format!("dim:7 cenhe:x {start}"), "cenhe"),
-            (&format!("dim:7 cens:tT {start}"), "cens"),
-            (&format!("dim:7 cenp:K {start}"), "cenp"),
+            (&format!("dim:7 cens:tX {start}"), "cens"),
+            (&format!("dim:7 cenp:x {start}"), "cenp"),
+            (&format!("dim:7 cors:t {start}"), "cors"),
+            (
+                &format!("dim:7 cors:tK corp:tK corre:K cenre:tTK {start}"),
+                "corre",
+            ),
+            (&format!("dim:7 cenre: {start}"), "corre"),
+            (&format!("dim:7 aforre: {start}"), "aforre"),
             (&format!("dim:7 corh:tX {start}"), "corh"),
             (&format!("dim:7 ber:c {start}"), "ber"),
             (&format!("dim:7 kj:r {start}"), "kj"),
-            (&format!("dim:7 spd:1 {start}"), "spd"),
-            (&format!("dim:7 afor:a2 {start}"), "afor"),
+            (&format!("dim:7 spd:0 {start}"), "spd"),
+            (&format!("dim:7 spd:1,2, {start}"), "spd"),
+            (&format!("dim:7 spd:1,2,3 {start}"), "spd"),
+            (&format!("dim:7 spd:x {start}"), "spd"),
+            (&format!("dim:7 spd:-2 {start}"), "spd"),
+            (&format!("dim:7 afor:z2 {start}"), "afor"),
+            (&format!("dim:7 afor:d4, {start}"), "afor"),
+            (&format!("dim:7 afor:a7, {start}"), "afor"),
+            (&format!("dim:7 afor:a2 dfor:a2 {start}"), "dfor"),
+            (&format!("dim:7 aforh:q {start}"), "aforh"),
+            (&format!("dim:7 afor:d7 afors:K {start}"), "start"),
+            (&format!("dim:7 {start} starti:/7/7/7/3K3/7/7/7/"), "starti"),
+            ("dim:7 starti:3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3", "starti"),
+            ("dim:7 starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/", "starti"),
             (&format!("dim:7 cenh:x {start}"), "cenh"),
             (&format!("dim:7 dim:7 {start}"), "dim"),
             ("dim:7 start:3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3", "start"),
@@ -696,5 +980,65 @@ mod tests {
             r.build_any(),
             Ok(crate::rules::AnyVariant::Wide(v)) if v.size() == 13
         ));
+    }
+
+    /// OpenTafl's Magpie: Brandub with a middleweight king who moves one square.
+    pub(crate) const MAGPIE: &str = "dim:7 name:Magpie surf:n atkf:y ks:m spd:-1,-1,-1,-1,-1,-1,-1,1, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    /// OpenTafl's Foteviken Tablut, as its serializer writes it.
+    pub(crate) const FOTEVIKEN: &str = "dim:9 name:Foteviken_Tablut esc:e atkf:y ka:n ks:c nj:n cj:n cor: afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cens: cenh: cenhe:K aforh:K cenre: aforre: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+    #[test]
+    fn magpie_and_foteviken_read_and_write_back() {
+        let magpie = parse(MAGPIE).unwrap();
+        assert_eq!(magpie.movement.speed.king, Some(1));
+        assert_eq!(magpie.movement.speed.attackers, None);
+        let inverted = MAGPIE.replace("start:", "starti:");
+        assert_eq!(
+            parse(&inverted).unwrap().canonical_id(),
+            magpie.canonical_id()
+        );
+        let written = to_string(&magpie).unwrap();
+        assert!(
+            written.contains(" spd:-1,-1,-1,-1,-1,-1,-1,1, "),
+            "{written}"
+        );
+        assert_eq!(
+            parse(&written).unwrap().canonical_id(),
+            magpie.canonical_id()
+        );
+
+        let f = parse(FOTEVIKEN).unwrap();
+        let m = f.movement;
+        assert_eq!(m.attacker_forts.squares.len(), 16);
+        assert_eq!(m.attacker_forts.reentry, Hostility::NONE);
+        assert_eq!(
+            m.attacker_forts.hostile,
+            Hostility {
+                attackers: false,
+                defenders: false,
+                king: true
+            }
+        );
+        assert_eq!(m.throne_passable, Hostility::NONE);
+        assert!(!f.throne_reentry);
+        assert_eq!(
+            f.squares.empty_throne_hostile,
+            Hostility {
+                attackers: false,
+                defenders: false,
+                king: true
+            }
+        );
+        let written = to_string(&f).unwrap();
+        assert_eq!(
+            parse(&written).unwrap().canonical_id(),
+            f.canonical_id(),
+            "{written}"
+        );
+        let v = f.build().unwrap();
+        assert!(v.special_moves && !v.is_preset());
+        // An inverted record reads the ranks from the top.
+        let e = parse("dim:7 starti:/3t3/3t3/7/ttTKTtt/3T3/3t3/3t3/").unwrap();
+        assert!(e.start.starts_with("3t3/3t3/7/"), "{}", e.start);
     }
 }

@@ -233,6 +233,9 @@ impl<W: Word> Position<W> {
                 .map_or(m.to, |i| W::square(i as u32));
             return Err(IllegalMove::Blocked { at });
         }
+        if self.variant.special_moves {
+            return self.special_check(m, piece);
+        }
         if !self.variant.may_stop(m.to, piece == Piece::King) {
             return Err(IllegalMove::Restricted {
                 square: m.to,

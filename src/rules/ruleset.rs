@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::sync::{Mutex, OnceLock};
 
 use super::error::ParseError;
+use super::movement::{Fortress, Movement};
 use super::notation::Setup;
 use super::position::Position;
 use super::square::{Piece, Side, Square};
@@ -54,6 +55,9 @@ pub struct RuleSet {
     pub features: Features,
     /// The throne (or none) and whom it and the corners are hostile to.
     pub squares: SpecialSquares,
+    /// How far pieces move and where they may cross or stop (speed limits,
+    /// soldiers on the throne or corners, fortresses); classic by default.
+    pub movement: Movement,
 }
 
 /// Why a rule set was refused. Every error names where: [`RuleSetError::field`] is
@@ -107,6 +111,11 @@ pub enum RuleSetError {
     ShieldwallOption { field: &'static str },
     #[error("name: {chars} characters is too long (at most {MAX_NAME_CHARS})")]
     NameTooLong { chars: usize },
+    #[error("{field}: {message}")]
+    Movement {
+        field: &'static str,
+        message: String,
+    },
     #[error(
         "too many distinct custom rule sets in this process (at most {MAX_CUSTOM_VARIANTS}); use a preset or rules already in use"
     )]
@@ -135,6 +144,7 @@ impl RuleSetError {
             RuleSetError::KingArmsUnarmed { .. } => "king_armed_as",
             RuleSetError::ShieldwallOption { field } => field,
             RuleSetError::NameTooLong { .. } => "name",
+            RuleSetError::Movement { field, .. } => field,
             RuleSetError::RegistryFull | RuleSetError::IdCollision { .. } => "",
         }
     }
@@ -175,6 +185,7 @@ impl RuleSet {
             attackers_eliminated_wins: v.attackers_eliminated_wins,
             features: v.features,
             squares: v.squares,
+            movement: v.moves.movement,
         }
     }
 
@@ -235,9 +246,15 @@ impl RuleSet {
         // The throne and the corners are written only where they differ from the
         // classic ones, so that the rules ids of the rule sets that were written
         // before these switches existed stay as they were.
-        let squares = self
-            .squares
-            .normalized(self.escape, self.king_capture, f.king_anvil());
+        let movement = self
+            .movement
+            .normalized(self.size, self.escape, self.squares.throne);
+        let squares = self.squares.normalized_with(
+            self.escape,
+            self.king_capture,
+            f.king_anvil(),
+            movement.throne_stoppable.attackers,
+        );
         if squares != SpecialSquares::classic(self.king_capture, f.king_anvil()) {
             let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
             let _ = write!(
@@ -260,6 +277,7 @@ impl RuleSet {
         if f.shieldwall && !f.shieldwall_corners {
             s.push_str(";shieldwall_corners=0");
         }
+        write_movement(&mut s, &movement);
         s
     }
 
@@ -311,6 +329,12 @@ impl RuleSet {
                 }
             }
         }
+        self.movement
+            .validate(self.size, self.escape, self.squares.throne)
+            .map_err(|e| RuleSetError::Movement {
+                field: e.field,
+                message: e.message,
+            })?;
         let setup = Setup::parse(&self.start).map_err(RuleSetError::StartMalformed)?;
         if setup.size != self.size {
             return Err(RuleSetError::StartSize {
@@ -339,8 +363,11 @@ impl RuleSet {
 
     /// The start's pieces against the special squares of `probe` (these rules).
     fn check_setup<W: Word>(&self, setup: &Setup, probe: &Variant<W>) -> Result<(), RuleSetError> {
-        let soldiers = setup.attackers | setup.defenders;
-        if let Some(square) = (soldiers & probe.restricted.convert()).first() {
+        // A soldier may start where its kind may stop (on a fortress, coming
+        // from the same fortress).
+        let misplaced = (setup.attackers & probe.moves.never_stop[0].convert())
+            | (setup.defenders & probe.moves.never_stop[1].convert());
+        if let Some(square) = misplaced.first() {
             return Err(RuleSetError::OnRestricted {
                 square,
                 piece: if setup.attackers.contains(square) {
@@ -348,10 +375,14 @@ impl RuleSet {
                 } else {
                     "a defender"
                 },
-                corners: match (self.squares.throne, self.escape) {
-                    (true, Escape::Corners) => "the throne and the corners",
-                    (true, Escape::Edges) => "the throne",
-                    (false, _) => "the corners",
+                corners: if (probe.moves.forts[0] | probe.moves.forts[1]).contains(square) {
+                    "a fortress square its side may not stop on"
+                } else {
+                    match (self.squares.throne, self.escape) {
+                        (true, Escape::Corners) => "the throne and the corners",
+                        (true, Escape::Edges) => "the throne",
+                        (false, _) => "the corners",
+                    }
                 },
             });
         }
@@ -501,7 +532,53 @@ impl RuleSet {
             self.attackers_eliminated_wins,
             self.features,
             self.squares,
+            self.movement,
         )
+    }
+}
+
+/// The movement rules' part of the canonical text: each rule only where it
+/// differs from the classic moves, so that every rule set written before them
+/// keeps its id.
+fn write_movement(s: &mut String, m: &Movement) {
+    let b = |x: bool| if x { '1' } else { '0' };
+    let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
+    let c = Movement::CLASSIC;
+    if m.speed != c.speed {
+        let n = |x: Option<u8>| x.map_or_else(|| "-".to_owned(), |n| n.to_string());
+        let _ = write!(
+            s,
+            ";speed_limits={},{},{}",
+            n(m.speed.attackers),
+            n(m.speed.defenders),
+            n(m.speed.king)
+        );
+    }
+    if m.throne_passable != c.throne_passable {
+        let _ = write!(s, ";throne_passable={}", h(m.throne_passable));
+    }
+    if m.throne_stoppable != c.throne_stoppable {
+        let _ = write!(s, ";throne_stoppable={}", h(m.throne_stoppable));
+    }
+    if m.corners_stoppable != c.corners_stoppable {
+        let _ = write!(s, ";corners_stoppable={}", h(m.corners_stoppable));
+    }
+    for (name, fort, classic) in [
+        ("attacker_forts", m.attacker_forts, Fortress::ATTACKERS),
+        ("defender_forts", m.defender_forts, Fortress::DEFENDERS),
+    ] {
+        if fort != classic {
+            let squares: Vec<String> = fort.squares.map(|sq| sq.to_string()).collect();
+            let _ = write!(
+                s,
+                ";{name}={}:{}:{}:{}:{}",
+                squares.join(","),
+                h(fort.hostile),
+                h(fort.passable),
+                h(fort.stoppable),
+                h(fort.reentry)
+            );
+        }
     }
 }
 

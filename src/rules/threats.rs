@@ -5,6 +5,7 @@
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
+use super::movegen::Targets;
 use super::moves::Move;
 use super::position::Position;
 use super::rays::{Rays, first_blocker, never_open, slides};
@@ -71,7 +72,7 @@ pub(crate) fn king_capture_squares<W: Word>(v: &Variant<W>, k: usize, attackers:
     let g = &v.geometry;
     let around = v.tables.steps.around[k];
     // Where an attacker may arrive next to the king.
-    let free = around & !occ & !v.restricted.0;
+    let free = around & !occ & !v.attacker_no_stop.0;
     if free.is_zero() {
         return W::ZERO;
     }
@@ -122,7 +123,38 @@ impl<W: Word> Position<W> {
         if (self.king.0 & line_squares(v)).is_zero() {
             return Lines::default();
         }
-        lines_from(v, self.king.0.trailing_zeros() as usize, self.occupied().0)
+        let k = self.king.0.trailing_zeros() as usize;
+        let lines = lines_from(v, k, self.occupied().0);
+        if v.special_moves && lines.count > 0 {
+            return self.special_lines(k);
+        }
+        lines
+    }
+
+    /// [`Position::king_lines`] where the king may not move freely: only the
+    /// open lines he can travel in one move.
+    #[cold]
+    fn special_lines(&self, k: usize) -> Lines<W> {
+        let v = self.variant;
+        let occ = self.occupied().0;
+        let mut lines = Lines::default();
+        for dir in Direction::ALL {
+            let ray = v.tables.rays[dir.index()][k];
+            let end = ray & v.escape_squares.0;
+            if end.is_zero() || !(ray & occ).is_zero() {
+                continue;
+            }
+            let t = if dir.ascends() {
+                end.trailing_zeros()
+            } else {
+                end.highest()
+            };
+            if self.special_can_move(k, t as usize) {
+                lines.count += 1;
+                lines.path |= ray;
+            }
+        }
+        lines
     }
 
     /// The squares among `within` that the king can reach and from which a line
@@ -138,6 +170,13 @@ impl<W: Word> Position<W> {
         let without_king = occ & !bit::<W>(k);
         // Only a square with a ray to an escape square can open a line.
         let mut targets = slides(v.tables.rays, k, occ) & line_squares(v) & within.0;
+        if v.special_moves {
+            let mut legal = W::ZERO;
+            self.special_generate_for(self.king, Targets::same(BitBoard(targets)), |m| {
+                legal |= bit(W::index(m.to) as usize);
+            });
+            targets &= legal;
+        }
         let mut openers = W::ZERO;
         while !targets.is_zero() {
             let t = targets.trailing_zeros() as usize;
@@ -184,6 +223,7 @@ impl<W: Word> Position<W> {
             for d2 in Direction::ALL {
                 if let Some(b) = first_blocker(r, n, d2, occ)
                     && att.has(b as u32)
+                    && (!v.special_moves || self.special_can_move(b, n))
                 {
                     return Some(Move {
                         from: W::square(b as u32),

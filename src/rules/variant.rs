@@ -3,6 +3,7 @@
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
+use super::movement::{MoveMasks, Movement};
 use super::rays::Tables;
 use super::square::{Side, Square};
 use super::word::Word;
@@ -309,6 +310,19 @@ impl SpecialSquares {
         king_capture: KingCapture,
         king_anvil: bool,
     ) -> SpecialSquares {
+        self.normalized_with(escape, king_capture, king_anvil, false)
+    }
+
+    /// [`SpecialSquares::normalized`] where soldiers may stand on the throne
+    /// (`soldiers_on_throne`): the occupied throne's hostility to attackers then
+    /// matters under an attacker, whatever the king is.
+    pub const fn normalized_with(
+        self,
+        escape: Escape,
+        king_capture: KingCapture,
+        king_anvil: bool,
+        soldiers_on_throne: bool,
+    ) -> SpecialSquares {
         let classic = SpecialSquares::classic(king_capture, king_anvil);
         let mut s = self;
         if !s.throne {
@@ -316,7 +330,7 @@ impl SpecialSquares {
             s.occupied_throne_hostile = classic.occupied_throne_hostile;
         }
         s.occupied_throne_hostile.king = false;
-        if king_anvil {
+        if king_anvil && !soldiers_on_throne {
             s.occupied_throne_hostile.attackers = true;
         }
         match escape {
@@ -383,6 +397,16 @@ pub struct Variant<W: Word = u128> {
     /// Empty squares that count as an attacker against the king in a two-sided
     /// capture ("anvils"): the search's view of [`Variant::king_anvils`].
     pub king_hostile: BitBoard<W>,
+    /// Whether pieces move other than classically ([`MoveMasks::special`]): the
+    /// move generator then takes its general path.
+    pub special_moves: bool,
+    /// The squares no attacker may stop on, from anywhere: where an attacker
+    /// cannot arrive next to the king.
+    pub attacker_no_stop: BitBoard<W>,
+    /// How pieces move beyond sliding (speed limits, fortresses, soldiers on the
+    /// throne or corners), normalized, and as masks for the move generator; kept
+    /// apart so that a variant stays small.
+    pub moves: Box<MoveMasks<W>>,
     /// The board's ray and step tables.
     pub(super) tables: Tables<W>,
 }
@@ -405,9 +429,16 @@ impl<W: Word> Variant<W> {
         attackers_eliminated_wins: bool,
         features: Features,
         squares: SpecialSquares,
+        movement: Movement,
     ) -> Variant<W> {
         let geometry = Geometry::<W>::new(size);
-        let squares = squares.normalized(escape, king_capture, features.king_anvil());
+        let movement = movement.normalized(size, escape, squares.throne);
+        let squares = squares.normalized_with(
+            escape,
+            king_capture,
+            features.king_anvil(),
+            movement.throne_stoppable.attackers,
+        );
         let throne = if squares.throne {
             BitBoard::from_square(geometry.throne)
         } else {
@@ -422,23 +453,61 @@ impl<W: Word> Variant<W> {
             Escape::Corners => geometry.corners,
             Escape::Edges => geometry.edges,
         };
+        // Fortress squares are hostile to soldiers whoever stands on them, and
+        // corners where soldiers may stand too (as OpenTafl has it).
+        let forts = [
+            movement.attacker_forts.squares.convert::<W>(),
+            movement.defender_forts.squares.convert::<W>(),
+        ];
+        let fort_hostile = |side: usize| {
+            let mut b = W::ZERO;
+            for (f, fort) in movement.forts().iter().enumerate() {
+                let on = if side == 0 {
+                    fort.hostile.attackers
+                } else {
+                    fort.hostile.defenders
+                };
+                b |= pick(on, forts[f]);
+            }
+            b
+        };
+        let soldiers_on_corners =
+            movement.corners_stoppable.attackers || movement.corners_stoppable.defenders;
         let hostile_to: [BitBoard<W>; 2] = [
             BitBoard(
                 pick(squares.empty_throne_hostile.attackers, throne)
-                    | pick(squares.corners_hostile.attackers, corner_squares),
+                    | pick(squares.corners_hostile.attackers, corner_squares)
+                    | fort_hostile(0),
             ),
             BitBoard(
                 pick(squares.empty_throne_hostile.defenders, throne)
-                    | pick(squares.corners_hostile.defenders, corner_squares),
+                    | pick(squares.corners_hostile.defenders, corner_squares)
+                    | fort_hostile(1),
             ),
         ];
         let occupied_hostile_to = [
-            BitBoard(pick(squares.occupied_throne_hostile.attackers, throne)),
-            BitBoard(pick(squares.occupied_throne_hostile.defenders, throne)),
+            BitBoard(
+                pick(squares.occupied_throne_hostile.attackers, throne)
+                    | pick(
+                        soldiers_on_corners && squares.corners_hostile.attackers,
+                        corner_squares,
+                    )
+                    | fort_hostile(0),
+            ),
+            BitBoard(
+                pick(squares.occupied_throne_hostile.defenders, throne)
+                    | pick(
+                        soldiers_on_corners && squares.corners_hostile.defenders,
+                        corner_squares,
+                    )
+                    | fort_hostile(1),
+            ),
         ];
         let king_anvils = BitBoard(
             pick(squares.empty_throne_hostile.king, throne)
-                | pick(squares.corners_hostile.king, corner_squares),
+                | pick(squares.corners_hostile.king, corner_squares)
+                | pick(movement.attacker_forts.hostile.king, forts[0])
+                | pick(movement.defender_forts.hostile.king, forts[1]),
         );
         let king_hostile = match king_capture {
             KingCapture::Weak => king_anvils,
@@ -451,6 +520,7 @@ impl<W: Word> Variant<W> {
         };
         // Without a throne there is nothing the king could not re-enter.
         let throne_reentry = throne_reentry || !squares.throne;
+        let moves = MoveMasks::new(&movement, throne, corner_squares, throne_reentry);
         Variant {
             id,
             name,
@@ -477,6 +547,9 @@ impl<W: Word> Variant<W> {
             king_anvils,
             escape_squares,
             king_hostile,
+            special_moves: moves.special,
+            attacker_no_stop: moves.never_stop[0],
+            moves: Box::new(moves),
             tables: Tables::of(size, escape),
         }
     }
@@ -575,6 +648,7 @@ impl Preset {
             self.attackers_eliminated_wins,
             self.features,
             self.squares,
+            Movement::CLASSIC,
         )
     }
 }

@@ -72,7 +72,52 @@ pub struct Rules {
     pub occupied_throne: [bool; 3],
     /// Whom an empty corner is hostile to (where corners are the goal).
     pub corner_hostile: [bool; 3],
+    /// How far pieces move and where they may cross or stop.
+    pub moves: Moves,
 }
+
+/// Movement rules, each list by kind: attackers' soldiers, defenders' soldiers,
+/// the king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Moves {
+    /// The longest move, in squares (`None`: any).
+    pub speed: [Option<usize>; 3],
+    /// Who may move over the empty throne.
+    pub throne_pass: [bool; 3],
+    /// Which soldiers may stop on the throne.
+    pub throne_stop: [bool; 2],
+    /// Which soldiers may stop on a corner (where corners are the goal).
+    pub corner_stop: [bool; 2],
+    /// The attackers' and the defenders' fortresses.
+    pub forts: [Fort; 2],
+}
+
+/// Fortress squares and their lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fort {
+    /// `squares[rank]` has bit `file` set on a fortress square.
+    pub squares: [u16; 13],
+    pub hostile: [bool; 3],
+    pub pass: [bool; 3],
+    pub stop: [bool; 3],
+    pub reentry: [bool; 3],
+}
+
+pub const NO_FORT: Fort = Fort {
+    squares: [0; 13],
+    hostile: [false; 3],
+    pass: [true; 3],
+    stop: [true; 3],
+    reentry: [true; 3],
+};
+
+pub const CLASSIC_MOVES: Moves = Moves {
+    speed: [None; 3],
+    throne_pass: [true; 3],
+    throne_stop: [false; 2],
+    corner_stop: [false; 2],
+    forts: [NO_FORT; 2],
+};
 
 pub const RULES: [Rules; 7] = [
     Rules {
@@ -101,6 +146,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
     Rules {
         id: "tablut",
@@ -128,6 +174,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
     Rules {
         id: "tawlbwrdd",
@@ -155,6 +202,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
     Rules {
         id: "brandubh-classic",
@@ -182,6 +230,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, false],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
     Rules {
         id: "tablut-linnaeus",
@@ -209,6 +258,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
     Rules {
         id: "copenhagen",
@@ -236,6 +286,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
     Rules {
         id: "fetlar",
@@ -263,6 +314,7 @@ pub const RULES: [Rules; 7] = [
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
     },
 ];
 
@@ -367,7 +419,9 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         None => true,
         Some(v) => v.as_bool().ok_or("has_throne is not a boolean")?,
     };
+    let moves = moves_of(o)?;
     let rules = Rules {
+        moves,
         throne,
         empty_throne: hostility(
             "empty_throne_hostile",
@@ -401,6 +455,81 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
         repetition_ignored,
     };
     Ok((Box::leak(Box::new(rules)), start))
+}
+
+/// The movement fields of a rule object (docs/rules.md, "Speed limits, soldiers
+/// on the throne and the corners, fortresses"), their defaults where left out.
+fn moves_of(o: &serde_json::Value) -> Result<Moves, String> {
+    let mut m = CLASSIC_MOVES;
+    let three = |v: &serde_json::Value, name: &str| -> Result<[bool; 3], String> {
+        let part = |p: &str| {
+            v.get(p)
+                .and_then(serde_json::Value::as_bool)
+                .ok_or_else(|| format!("{name}.{p}"))
+        };
+        Ok([part("attackers")?, part("defenders")?, part("king")?])
+    };
+    let two = |v: &serde_json::Value, name: &str| -> Result<[bool; 2], String> {
+        let part = |p: &str| {
+            v.get(p)
+                .and_then(serde_json::Value::as_bool)
+                .ok_or_else(|| format!("{name}.{p}"))
+        };
+        Ok([part("attackers")?, part("defenders")?])
+    };
+    if let Some(v) = o.get("speed_limits") {
+        for (i, p) in ["attackers", "defenders", "king"].iter().enumerate() {
+            m.speed[i] = match v.get(*p) {
+                None | Some(serde_json::Value::Null) => None,
+                Some(n) => Some(n.as_u64().ok_or(format!("speed_limits.{p}"))? as usize),
+            };
+        }
+    }
+    if let Some(v) = o.get("throne_passable") {
+        m.throne_pass = three(v, "throne_passable")?;
+    }
+    if let Some(v) = o.get("throne_stoppable") {
+        m.throne_stop = two(v, "throne_stoppable")?;
+    }
+    if let Some(v) = o.get("corners_stoppable") {
+        m.corner_stop = two(v, "corners_stoppable")?;
+    }
+    // OpenTafl's defaults: the attackers' fortress hostile to the defenders and
+    // the king, the defenders' to the attackers, on which only defenders stop.
+    let defaults = [
+        ([false, true, true], [true; 3]),
+        ([true, false, false], [false, true, true]),
+    ];
+    for (i, name) in ["attacker_forts", "defender_forts"].iter().enumerate() {
+        let Some(v) = o.get(*name) else { continue };
+        let mut fort = Fort {
+            hostile: defaults[i].0,
+            stop: defaults[i].1,
+            ..NO_FORT
+        };
+        for sq in v
+            .get("squares")
+            .and_then(serde_json::Value::as_array)
+            .ok_or(format!("{name}.squares"))?
+        {
+            let text = sq.as_str().ok_or(format!("{name}.squares"))?;
+            let file = (text.as_bytes()[0] - b'a') as usize;
+            let rank: usize = text[1..].parse().map_err(|_| format!("{name}.squares"))?;
+            fort.squares[rank - 1] |= 1 << file;
+        }
+        for (key, list) in [
+            ("hostile", &mut fort.hostile),
+            ("passable", &mut fort.pass),
+            ("stoppable", &mut fort.stop),
+            ("reentry", &mut fort.reentry),
+        ] {
+            if let Some(h) = v.get(key) {
+                *list = three(h, &format!("{name}.{key}"))?;
+            }
+        }
+        m.forts[i] = fort;
+    }
+    Ok(m)
 }
 
 /// The start positions, written out again from docs/rules.md.
@@ -526,7 +655,7 @@ pub fn parse(r: &'static Rules, s: &str) -> Result<Pos, String> {
             if c == 'K' {
                 kings += 1;
             }
-            if (c == 't' || c == 'T') && pos.restricted((file, rank)) {
+            if (c == 't' || c == 'T') && !pos.may_stand(c, (file, rank)) {
                 return Err("soldier on a restricted square".into());
             }
         }
@@ -564,11 +693,6 @@ impl Pos {
         sq.0 == 0 || sq.0 == last || sq.1 == 0 || sq.1 == last
     }
 
-    /// The throne, and the corners in corner presets.
-    fn restricted(&self, sq: (usize, usize)) -> bool {
-        self.is_throne(sq) || (self.rules.corners && self.is_corner(sq))
-    }
-
     /// The centre, where the board has a throne.
     fn is_throne(&self, sq: (usize, usize)) -> bool {
         self.rules.throne && sq == self.throne()
@@ -583,15 +707,88 @@ impl Pos {
         }
     }
 
-    /// Whether `sq` is an empty square hostile to `prey`'s kind: the empty throne
-    /// or an empty corner, as the rules say.
+    /// The fortress (0 the attackers', 1 the defenders') `sq` belongs to.
+    fn fort(&self, sq: (usize, usize)) -> Option<usize> {
+        (0..2).find(|&f| self.rules.moves.forts[f].squares[sq.1] & (1 << sq.0) != 0)
+    }
+
+    /// Whether `sq` is hostile to `prey`'s kind as a special square: the empty
+    /// throne or an empty corner, the occupied throne to soldiers, a corner that
+    /// soldiers may stand on to soldiers, empty or not, a fortress square (to a
+    /// soldier empty or not, to the king while empty), as the rules say.
     fn hostile_to(&self, sq: (usize, usize), prey: char) -> bool {
         let k = Pos::kind(prey);
+        let fort = self
+            .fort(sq)
+            .is_some_and(|f| self.rules.moves.forts[f].hostile[k]);
         if self.at(sq) != '.' {
-            return self.is_throne(sq) && self.rules.occupied_throne[k] && prey != 'K';
+            if prey == 'K' {
+                return false;
+            }
+            let m = &self.rules.moves;
+            let corner_occupied = self.rules.corners
+                && self.is_corner(sq)
+                && (m.corner_stop[0] || m.corner_stop[1])
+                && self.rules.corner_hostile[k];
+            return (self.is_throne(sq) && self.rules.occupied_throne[k])
+                || corner_occupied
+                || fort;
         }
         (self.is_throne(sq) && self.rules.empty_throne[k])
             || (self.rules.corners && self.is_corner(sq) && self.rules.corner_hostile[k])
+            || fort
+    }
+
+    /// Whether a piece `c` that started its move on `from` may move over `sq`.
+    fn may_pass(&self, c: char, from: (usize, usize), sq: (usize, usize)) -> bool {
+        let k = Pos::kind(c);
+        let m = &self.rules.moves;
+        if self.is_throne(sq) {
+            return m.throne_pass[k];
+        }
+        match self.fort(sq) {
+            Some(f) => {
+                let fort = &m.forts[f];
+                fort.pass[k] && (fort.reentry[k] || self.fort(from) == Some(f))
+            }
+            None => true,
+        }
+    }
+
+    /// Whether a piece `c` that started its move on `from` may stop on `sq`.
+    fn may_stop(&self, c: char, from: (usize, usize), sq: (usize, usize)) -> bool {
+        let k = Pos::kind(c);
+        let m = &self.rules.moves;
+        if self.is_throne(sq) {
+            return if c == 'K' {
+                self.rules.reentry
+            } else {
+                m.throne_stop[k]
+            };
+        }
+        if self.rules.corners && self.is_corner(sq) {
+            return c == 'K' || m.corner_stop[k];
+        }
+        match self.fort(sq) {
+            Some(f) => {
+                let fort = &m.forts[f];
+                fort.stop[k] && (fort.reentry[k] || self.fort(from) == Some(f))
+            }
+            None => true,
+        }
+    }
+
+    /// Whether a soldier `c` may stand on `sq` in a position.
+    fn may_stand(&self, c: char, sq: (usize, usize)) -> bool {
+        let k = Pos::kind(c);
+        let m = &self.rules.moves;
+        if self.is_throne(sq) {
+            return m.throne_stop[k];
+        }
+        if self.rules.corners && self.is_corner(sq) {
+            return m.corner_stop[k];
+        }
+        self.fort(sq).is_none_or(|f| m.forts[f].stop[k])
     }
 
     fn step(&self, sq: (usize, usize), d: (i32, i32)) -> Option<(usize, usize)> {
@@ -651,22 +848,22 @@ impl Pos {
                 if !Pos::belongs(c, self.side) {
                     continue;
                 }
+                let from = (file, rank);
+                let limit = self.rules.moves.speed[Pos::kind(c)];
                 for d in DIRS {
-                    let mut sq = (file, rank);
+                    let mut sq = from;
+                    let mut steps = 0;
                     while let Some(next) = self.step(sq, d) {
-                        if self.at(next) != '.' {
+                        if self.at(next) != '.' || !self.may_pass(c, from, next) {
+                            break;
+                        }
+                        steps += 1;
+                        if limit.is_some_and(|l| steps > l) {
                             break;
                         }
                         sq = next;
-                        let allowed = if self.is_throne(sq) {
-                            c == 'K' && self.rules.reentry
-                        } else if self.rules.corners && self.is_corner(sq) {
-                            c == 'K'
-                        } else {
-                            true
-                        };
-                        if allowed {
-                            out.push(((file, rank), sq));
+                        if self.may_stop(c, from, sq) {
+                            out.push((from, sq));
                         }
                     }
                 }
@@ -792,6 +989,7 @@ impl Pos {
                 self.ally(self.at(e), mover)
                     || (!self.rules.shieldwall_no_corners
                         && self.at(e) == '.'
+                        && self.is_corner(e)
                         && self.hostile_to(e, soldier))
             });
             if row.len() >= 2 && closed {
@@ -821,6 +1019,7 @@ impl Pos {
                 encloses(q)
                     || (!self.rules.shieldwall_no_corners
                         && self.at(q) == '.'
+                        && self.is_corner(q)
                         && self.hostile_to(q, soldier))
             })
         };
