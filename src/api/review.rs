@@ -21,18 +21,18 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::api::AppState;
-use crate::api::analyze::{ENGINE, EngineDto, LimitsDto, Prepared, ScoreDto, run};
-use crate::api::cache::{AnalysisCache, CacheKey, Want};
+use crate::api::analyze::{ENGINE, EngineDto, LimitsDto, ScoreDto};
+use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
 use crate::api::config::ServerConfig;
 use crate::api::dto::{SideDto, StatusDto, position_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
+use crate::api::game::{Limits as GameLimits, build_game, resolve_rules};
 use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
-use crate::review::{Class, PlyReview, ReviewError, Reviewer, SideSummary};
-use crate::rules::{Move, Variant};
+use crate::review::{Class, PlyReview, ReviewError, Reviewer, Searched, SideSummary, same_root};
+use crate::rules::{Game, Move, Variant};
 use crate::search::Searcher;
 use crate::search::{self, Score};
 
@@ -124,6 +124,12 @@ pub struct PlyDto {
     /// The engine's best move in the position, and its value.
     pub best_move: String,
     pub best: EvalDto,
+    /// The move played's value in the search of the position before it, at the
+    /// same depth as the best move's (for the best move, `best`): the class and
+    /// the accuracy compare `best` with it. (`after` is read from the search of
+    /// the position after the move, which may differ from it by a few centipawns
+    /// when the move was sound.)
+    pub played: EvalDto,
     /// `best`, `good`, `inaccuracy`, `mistake`, `blunder`, `missed_win` or
     /// `forced` (the only legal move).
     #[schema(example = "inaccuracy")]
@@ -146,6 +152,7 @@ impl PlyDto {
             after: EvalDto::of(p.after, p.after_chance),
             best_move: p.best_move.to_string(),
             best: EvalDto::of(p.best, p.best_chance),
+            played: EvalDto::of(p.played_score, p.played_chance),
             class: p.class.name().to_owned(),
             accuracy: round(p.accuracy, 1),
             legal_moves: p.legal_moves,
@@ -492,36 +499,30 @@ impl ReviewRun {
             return Err(ReviewError::Stopped);
         }
         let plan = &self.plan;
-        let prepared = Prepared {
-            built: BuiltGame {
-                variant: plan.variant,
-                start: plan.start,
-                game: game.clone(),
-            },
-            limits: plan.limits,
-            want: plan.want,
-            multipv: 1,
-            level: plan.level,
-            seed: 0,
-        };
-        let (analysis, hit) = match cache {
+        let played = self.reviewer.next_move();
+        let mut compute = || search_position(plan, game, played, searcher, stop);
+        let (stored, hit) = match cache {
             Some(cache) => {
-                let key = CacheKey::of(game, 1, &plan.want).with_level(plan.level, 0);
+                // The position after the last move has the key of `POST
+                // /v1/analyze` (its search is the same); the others have their own,
+                // with the move played.
+                let key = CacheKey::of(game, 1, &plan.want)
+                    .with_level(plan.level, 0)
+                    .with_played(played);
                 let (stored, hit) = cache
-                    .get_or_compute(key, plan.want, || run(&prepared, searcher, stop))
+                    .get_or_compute(key, plan.want, compute)
                     .ok_or(ReviewError::Stopped)?;
-                (stored.analysis.clone(), hit)
+                (Stored::clone(&stored), hit)
             }
-            None => (
-                run(&prepared, searcher, stop)
-                    .ok_or(ReviewError::Stopped)?
-                    .analysis,
-                false,
-            ),
+            None => (compute().ok_or(ReviewError::Stopped)?, false),
         };
         self.positions += 1;
         self.cached += usize::from(hit);
-        Ok(self.reviewer.feed(analysis)?.map(PlyDto::of))
+        let searched = Searched {
+            analysis: stored.analysis,
+            compared: stored.compared,
+        };
+        Ok(self.reviewer.feed(searched)?.map(PlyDto::of))
     }
 
     /// The review's totals (after the last position: those of the whole game).
@@ -547,6 +548,34 @@ impl ReviewRun {
             engine: ENGINE,
         }
     }
+}
+
+/// Searches a position of a checked review, with `played` (the move made there)
+/// scored in the same search; stored as `POST /v1/analyze` stores an analysis at
+/// the review's level (`None` when `stop` was raised).
+fn search_position(
+    plan: &ReviewPlan,
+    game: &Game,
+    played: Option<Move>,
+    searcher: &mut Searcher,
+    stop: &AtomicBool,
+) -> Option<Stored> {
+    let (limits, multipv) = search::level::limits(plan.level, &plan.limits, 1);
+    let Searched {
+        mut analysis,
+        compared,
+    } = same_root::search(searcher, game, played, &limits, multipv, stop);
+    search::level::apply(&mut analysis, plan.level, 0);
+    analysis.lines.truncate(1);
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(Stored {
+        analysis,
+        want: plan.want,
+        limits: plan.limits,
+        compared,
+    })
 }
 
 /// Runs a checked review with `searcher` on this thread, each position through

@@ -17,7 +17,16 @@ fn run(variant: &str, position: &str, list: &[&str]) -> Review {
     review(
         start,
         &moves(list),
-        |g| Some(engine.analyze(g, &Limits::depth(5), 1, &stop)),
+        |g, played| {
+            Some(same_root::search(
+                &mut engine,
+                g,
+                played,
+                &Limits::depth(5),
+                1,
+                &stop,
+            ))
+        },
         |_| {},
     )
     .unwrap()
@@ -102,14 +111,26 @@ fn one_search_per_position_and_each_ply_seen_in_order() {
     let r = review(
         Position::start(v),
         &list,
-        |g| {
-            searched.push(g.moves().len());
-            Some(engine.analyze(g, &Limits::depth(2), 1, &stop))
+        |g, played| {
+            searched.push((g.moves().len(), played));
+            Some(same_root::search(
+                &mut engine,
+                g,
+                played,
+                &Limits::depth(2),
+                1,
+                &stop,
+            ))
         },
         |p| seen.push(p.ply),
     )
     .unwrap();
-    assert_eq!(searched, [0, 1, 2, 3]);
+    let played: Vec<_> = list.iter().copied().map(Some).chain([None]).collect();
+    assert_eq!(
+        searched,
+        (0..4).zip(played).collect::<Vec<_>>(),
+        "each position searched once, with the move played there"
+    );
     assert_eq!(seen, [1, 2, 3]);
     assert_eq!(r.plies.len(), 3);
     assert_eq!((r.attackers.moves, r.defenders.moves), (2, 1));
@@ -130,7 +151,7 @@ fn an_illegal_move_names_its_ply_before_any_search() {
     let e = review(
         Position::start(v),
         &moves(&["d7-f7", "d7-d6"]),
-        |_| {
+        |_, _| {
             searches += 1;
             None
         },
@@ -141,6 +162,6 @@ fn an_illegal_move_names_its_ply_before_any_search() {
     assert!(e.to_string().starts_with("ply 2 (d7-d6)"), "{e}");
     assert_eq!(searches, 0);
     // A stopped analysis stops the review.
-    let e = review(Position::start(v), &moves(&["d7-f7"]), |_| None, |_| {}).unwrap_err();
+    let e = review(Position::start(v), &moves(&["d7-f7"]), |_, _| None, |_| {}).unwrap_err();
     assert_eq!(e, ReviewError::Stopped);
 }
