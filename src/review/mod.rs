@@ -236,7 +236,8 @@ impl Reviewer {
         if self.done {
             return None;
         }
-        self.moves.get(self.plies.len() + usize::from(self.current.is_some()))
+        self.moves
+            .get(self.plies.len() + usize::from(self.current.is_some()))
             .copied()
     }
 

@@ -50,9 +50,10 @@ impl Searched {
 
 /// Analyses the game's position with `limits` and `multipv` lines, then scores
 /// `played` (the move made there, legal) in the same search. The played move's
-/// search has the same limits, bounded by the depth of the best line: it costs at
-/// most the time of the first search again, and usually a small part of it, since
-/// the table already holds most of that move's tree.
+/// search has the same limits, bounded by the depth of the best line (unless the
+/// best line is a forced win): it costs at most the time of the first search
+/// again, and usually a small part of it, since the table already holds most of
+/// that move's tree.
 pub fn search(
     searcher: &mut Searcher,
     game: &Game,
@@ -71,17 +72,8 @@ pub fn search(
         }
     };
     let analysis = searcher.analyze_with(game, limits, multipv, stop, Some(&mut record));
-    let compared = played.and_then(|mv| {
-        compare(
-            searcher,
-            game,
-            mv,
-            &analysis,
-            &best_by_depth,
-            limits,
-            stop,
-        )
-    });
+    let compared =
+        played.and_then(|mv| compare(searcher, game, mv, &analysis, &best_by_depth, limits, stop));
     Searched { analysis, compared }
 }
 
@@ -114,15 +106,21 @@ fn compare(
     // The best line is of the deepest completed iteration, or of the next one,
     // cut short at the deadline after its first move(s) were searched.
     let deepest = analysis.depth as usize;
-    let best_depth = if deepest > 0 && best_by_depth.get(deepest - 1) == Some(&(best.mv, best.score))
-    {
-        analysis.depth
-    } else {
-        analysis.depth + 1
-    };
-    let own = Limits {
-        depth: Some(best_depth),
-        ..*limits
+    let best_depth =
+        if deepest > 0 && best_by_depth.get(deepest - 1) == Some(&(best.mv, best.score)) {
+            analysis.depth
+        } else {
+            analysis.depth + 1
+        };
+    // A forced win ends the first search early, at the depth that proves it; a
+    // slower win by the played move may need more: that move is searched with the
+    // whole limits then (a slower win is no missed win).
+    let own = match best.score {
+        Score::Win(n) if n > 0 => *limits,
+        _ => Limits {
+            depth: Some(best_depth),
+            ..*limits
+        },
     };
     let alone = searcher.analyze_moves(game, &own, &[mv], stop);
     let line = alone.lines.first().filter(|l| l.mv == mv)?;
