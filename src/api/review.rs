@@ -663,7 +663,7 @@ fn pool_closed() -> Problem {
     .problem()
 }
 
-const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7\",\"before\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"after\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"best_move\":\"d2-f2\",\"best\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"class\":\"good\",\"accuracy\":82.5,\"legal_moves\":40,\"depth\":3}\n{\"summary\":{\"variant\":\"brandubh\",\"...\":\"...\"}}\n";
+const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7\",\"before\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"after\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"best_move\":\"d2-f2\",\"best\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"played\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"class\":\"good\",\"accuracy\":82.5,\"legal_moves\":40,\"depth\":3}\n{\"summary\":{\"variant\":\"brandubh\",\"...\":\"...\"}}\n";
 
 /// Review a whole game
 ///
