@@ -682,7 +682,10 @@ const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7
 /// (0.05 or more), else `good`. A move's accuracy is `100 exp(-4 drop)`.
 ///
 /// Each position is searched once (`time_ms` per position, default 200, or
-/// `depth`), through the evaluation cache of `POST /v1/analyze`. With
+/// `depth`), through the evaluation cache, and the move played there is judged
+/// in that search: when it is not the best move, the same root is searched again
+/// over it alone, to the best move's depth with the same table (`played`), and the
+/// class compares `best` with `played`. With
 /// `Accept: application/x-ndjson` the plies stream as one JSON object per line as
 /// they are judged, then a last line `{"summary": {...}}` (a problem object instead
 /// when the review could not finish). Limits: at most 300 plies and a total of
