@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
-use crate::rules::{Escape, Move, Piece, Position, Square, Variant};
+use crate::rules::{Escape, Move, Piece, Position, Square, Variant, Word};
 
 /// Side of one square, in SVG user units.
 const CELL: u32 = 40;
@@ -56,7 +56,7 @@ pub struct BoardOptions {
 }
 
 /// The position as an SVG document.
-pub fn board_svg(pos: &Position, opts: &BoardOptions) -> String {
+pub fn board_svg<W: Word>(pos: &Position<W>, opts: &BoardOptions) -> String {
     let variant = pos.variant();
     let n = u32::from(variant.size());
     let side = n * CELL + 2 * MARGIN;
@@ -120,7 +120,7 @@ pub fn board_svg(pos: &Position, opts: &BoardOptions) -> String {
 /// What every picture of a preset drawn one way up shares: the arrow head, the
 /// squares (throne, corners or escape edges), their marks and the coordinates.
 /// Built once per preset and orientation.
-fn board_layer(variant: &'static Variant, flip: bool) -> Cow<'static, str> {
+fn board_layer<W: Word>(variant: &'static Variant<W>, flip: bool) -> Cow<'static, str> {
     static LAYERS: LazyLock<Vec<[String; 2]>> = LazyLock::new(|| {
         Variant::all()
             .iter()
@@ -129,7 +129,7 @@ fn board_layer(variant: &'static Variant, flip: bool) -> Cow<'static, str> {
     });
     let layers = Variant::all()
         .iter()
-        .position(|v| std::ptr::eq(v, variant))
+        .position(|v| std::ptr::addr_eq(v, variant))
         .and_then(|i| LAYERS.get(i));
     match layers {
         Some(pair) => Cow::Borrowed(pair[usize::from(flip)].as_str()),
@@ -138,7 +138,7 @@ fn board_layer(variant: &'static Variant, flip: bool) -> Cow<'static, str> {
     }
 }
 
-fn build_layer(variant: &Variant, flip: bool) -> String {
+fn build_layer<W: Word>(variant: &Variant<W>, flip: bool) -> String {
     let n = u32::from(variant.size());
     let side = n * CELL + 2 * MARGIN;
     let mut s = String::with_capacity(16 * 1024);

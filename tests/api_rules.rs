@@ -284,8 +284,15 @@ fn malformed_rule_sets_get_located_client_problems() {
     // (what, body, status, field, key)
     let cases: Vec<(&str, Value, u16, &str, Option<&str>)> = vec![
         (
-            "13x13",
+            "13x13 with a 7x7 start",
             with("board_size", json!(13)),
+            422,
+            "rules.start_position",
+            None,
+        ),
+        (
+            "15x15",
+            with("board_size", json!(15)),
             422,
             "rules.board_size",
             None,
@@ -445,8 +452,8 @@ fn malformed_rule_sets_get_located_client_problems() {
             Some("ber"),
         ),
         (
-            "13x13 string",
-            json!({"rules": "dim:13 start:/6t6/13/13/13/13/13/6K6/13/13/13/13/13/13/"}),
+            "15x15 string",
+            json!({"rules": "dim:15 start:/7t7/15/15/15/15/15/15/7K7/15/15/15/15/15/15/15/"}),
             422,
             "rules",
             Some("dim"),
@@ -491,7 +498,7 @@ fn malformed_rule_sets_get_located_client_problems() {
         }
     }
     // The start's square is named.
-    let (_, p) = post(&server, "/v1/moves", &cases[7].1);
+    let (_, p) = post(&server, "/v1/moves", &cases[8].1);
     assert_eq!(p["square"], "d4", "{p}");
     // A batch item's problem is located in the batch.
     let (s, batch) = post(
@@ -501,7 +508,7 @@ fn malformed_rule_sets_get_located_client_problems() {
     );
     assert_eq!(s, 200, "{batch}");
     assert_eq!(
-        batch["results"][0]["field"], "items[0].rules.board_size",
+        batch["results"][0]["field"], "items[0].rules.start_position",
         "{batch}"
     );
     assert_eq!(batch["results"][1]["variant"], "brandubh");

@@ -169,3 +169,37 @@ fn copenhagen_encirclement_in_one() {
     let best = a.best_move.expect("a move");
     assert!([mv("k6-h6"), mv("k6-g6")].contains(&best), "{best}");
 }
+
+#[test]
+fn the_king_escapes_on_a_13x13_board() {
+    use branan::rules::{AnyVariant, Wide, opentafl};
+    let rules = opentafl::parse(
+        "dim:13 esc:c ka:y start:/4ttttt4/6t6/13/t5T5t/t4TTT4t/t3TTTTT3t/tt2TTKTT2tt/t3TTTTT3t/t4TTT4t/t5T5t/13/6t6/4ttttt4/",
+    )
+    .unwrap();
+    let AnyVariant::Wide(v) = rules.build_any().unwrap() else {
+        panic!("a 13x13 board in the narrow word");
+    };
+    let stop = AtomicBool::new(false);
+    // The king on l13 (a file only the wide board has) runs to m13.
+    let game: Game<Wide> =
+        Game::new(Position::parse(v, "10tK1/13/13/13/13/13/13/13/13/13/13/13/13 d 0").unwrap());
+    let a = analyze(&game, &Limits::depth(3), 1, &stop);
+    assert_eq!(a.score, Score::Win(1));
+    assert_eq!(a.best_move.unwrap().to_string(), "l13-m13");
+    // With the attackers to move and two lines open, they cannot stop him.
+    let game: Game<Wide> =
+        Game::new(Position::parse(v, "13/13/13/13/13/13/13/13/13/13/13/K12/1t11 a 0").unwrap());
+    let a = analyze(&game, &Limits::depth(3), 1, &stop);
+    assert_eq!(a.score, Score::Win(-2), "{a:?}");
+    // From the start, every line is legal.
+    let game = Game::new(Position::start(v));
+    let a = analyze(&game, &Limits::depth(3), 2, &stop);
+    for line in &a.lines {
+        let mut g = game.clone();
+        for &m in &line.pv {
+            g.play(m).expect("a legal line");
+        }
+    }
+    assert!(game.legal_moves().contains(a.best_move.unwrap()));
+}

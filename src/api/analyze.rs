@@ -16,7 +16,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::api::AppState;
 use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
 use crate::api::config::ServerConfig;
-use crate::api::dto::{PiecesDto, SideDto, StatusDto, position_fields};
+use crate::api::dto::{PiecesDto, SideDto, StatusDto, game_fields, pieces};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::{ApiJson, from_json_value};
@@ -24,8 +24,9 @@ use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rule
 use crate::api::metrics::{Counter, Metrics};
 use crate::api::pool::{SearchPool, Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
-use crate::rules::Game;
+use crate::rules::AnyGame;
 use crate::search::{self, Analysis, Score, Searcher};
+use crate::with_word;
 
 /// Seconds a client is told to wait when the search pool is full.
 pub const RETRY_AFTER_S: u64 = 1;
@@ -117,7 +118,7 @@ pub struct LineDto {
 
 impl LineDto {
     /// One of the engine's lines in `game`, with its moves written out.
-    pub fn of(l: &search::Line, game: &Game) -> LineDto {
+    pub fn of(l: &search::Line, game: &AnyGame) -> LineDto {
         LineDto {
             mv: l.mv.to_string(),
             score: l.score.into(),
@@ -130,8 +131,9 @@ impl LineDto {
 /// The side to move's expected result in `game` for its `score`, from the preset's
 /// fitted curve (the result itself on a finished game), rounded to three decimals:
 /// it is an estimate, and short numbers read better.
-pub fn win_chance(game: &Game, score: Score) -> f64 {
-    (crate::review::win_chance_to_move(game, score) * 1000.0).round() / 1000.0
+pub fn win_chance(game: &AnyGame, score: Score) -> f64 {
+    let chance = with_word!(game, AnyGame, g => crate::review::win_chance_to_move(g, score));
+    (chance * 1000.0).round() / 1000.0
 }
 
 /// The engine that made an analysis.
@@ -432,7 +434,8 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
 pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
     let (limits, multipv) = search::level::limits(p.level, &p.limits, p.multipv);
-    let mut analysis = searcher.analyze(&p.built.game, &limits, multipv, stop);
+    let mut analysis =
+        with_word!(&p.built.game, AnyGame, g => searcher.analyze(g, &limits, multipv, stop));
     search::level::apply(&mut analysis, p.level, p.seed);
     analysis.lines.truncate(p.multipv);
     if stop.load(Ordering::Relaxed) {
@@ -456,17 +459,16 @@ pub fn respond_stored(p: &Prepared, stored: &Stored, cached: bool) -> AnalyzeRes
 /// The response for a prepared request and its analysis (searched with the
 /// request's limits).
 pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
-    let (position, to_move, status) = position_fields(&p.built.game);
-    let pos = p.built.game.position();
+    let (position, to_move, status) = game_fields(&p.built.game);
     let ms = a.elapsed.as_millis() as u64;
     let nps = (a.nodes as f64 / a.elapsed.as_secs_f64().max(1e-6)) as u64;
     let names = |pv: &[crate::rules::Move]| pv.iter().map(ToString::to_string).collect();
     AnalyzeResponse {
-        variant: p.built.variant.id.to_owned(),
+        variant: p.built.variant.id().to_owned(),
         rules_id: p.built.variant.rules_id().to_owned(),
         position,
         size: p.built.variant.size(),
-        pieces: PiecesDto::of(pos),
+        pieces: pieces(&p.built.game),
         to_move,
         status,
         best_move: a.best_move.map(|m| m.to_string()),

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use moka::sync::Cache;
 
 use crate::review::Compared;
-use crate::rules::{Game, Move};
+use crate::rules::{AnyGame, Game, Move, Word};
 use crate::search::Analysis;
 
 /// What identifies an answer.
@@ -41,7 +41,13 @@ pub struct CacheKey {
 }
 
 impl CacheKey {
-    pub fn of(game: &Game, multipv: usize, want: &Want) -> CacheKey {
+    /// The key of an analysis of `game`, whatever its board.
+    pub fn of(game: &AnyGame, multipv: usize, want: &Want) -> CacheKey {
+        crate::with_word!(game, AnyGame, g => CacheKey::of_game(g, multipv, want))
+    }
+
+    /// [`CacheKey::of`] in the word of the game's board.
+    pub fn of_game<W: Word>(game: &Game<W>, multipv: usize, want: &Want) -> CacheKey {
         let pos = game.position();
         let mut history = game.repetition_window().earlier().to_vec();
         history.sort_unstable();

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    BitBoard, Escape, Features, Game, Hostility, KingArms, KingCapture, Move, NoMovesOutcome,
-    Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side, SpecialSquares,
-    Variant, opentafl,
+    AnyGame, BitBoard, Escape, Features, Game, Hostility, KingArms, KingCapture, Move,
+    NoMovesOutcome, Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet, Side,
+    SpecialSquares, Variant, Word, opentafl,
 };
 
 use super::game::squares;
@@ -176,7 +176,7 @@ pub struct LegalMoveDto {
 }
 
 impl LegalMoveDto {
-    pub fn new(m: Move, captures: BitBoard) -> LegalMoveDto {
+    pub fn new<W: Word>(m: Move, captures: BitBoard<W>) -> LegalMoveDto {
         LegalMoveDto {
             mv: m.to_string(),
             from: m.from.to_string(),
@@ -201,7 +201,7 @@ pub struct PiecesDto {
 }
 
 impl PiecesDto {
-    pub fn of(pos: &Position) -> PiecesDto {
+    pub fn of<W: Word>(pos: &Position<W>) -> PiecesDto {
         PiecesDto {
             attackers: squares(pos.attackers()),
             defenders: squares(pos.defenders()),
@@ -249,9 +249,19 @@ pub struct PlayResponse {
     pub status: StatusDto,
 }
 
+/// The pieces of a game's position now, whatever its board.
+pub fn pieces(game: &AnyGame) -> PiecesDto {
+    crate::with_word!(game, AnyGame, g => PiecesDto::of(g.position()))
+}
+
+/// The game's state now, as the responses carry it, whatever its board.
+pub fn game_fields(game: &AnyGame) -> (String, SideDto, StatusDto) {
+    crate::with_word!(game, AnyGame, g => position_fields(g))
+}
+
 /// The game's state now, as the responses carry it.
-pub fn position_fields(game: &Game) -> (String, SideDto, StatusDto) {
-    let pos: &Position = game.position();
+pub fn position_fields<W: Word>(game: &Game<W>) -> (String, SideDto, StatusDto) {
+    let pos: &Position<W> = game.position();
     (
         pos.to_string(),
         pos.side_to_move().into(),

@@ -1388,10 +1388,10 @@ pub fn rules_object_request() -> Value {
     })
 }
 
-/// The same rule object on a 13x13 board.
+/// The same rule object on a 15x15 board.
 pub fn rules_board_size_request() -> Value {
     let mut req = rules_object_request();
-    req["rules"]["board_size"] = json!(13);
+    req["rules"]["board_size"] = json!(15);
     req.as_object_mut().map(|o| o.remove("position"));
     req
 }
@@ -1678,7 +1678,7 @@ pub fn moves_rules_opentafl() -> Value {
 
 pub fn moves_rules_board_size() -> Value {
     json!({
-        "detail": "rules.board_size: a 13x13 board is not supported yet (branan plays 7x7, 9x9 and 11x11; 13x13 needs a wider board)",
+        "detail": "rules.board_size: a 15x15 board is not a tafl board branan plays (odd sizes 7 to 13)",
         "field": "rules.board_size",
         "status": 422,
         "title": "Rule set not supported",

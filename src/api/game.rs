@@ -3,9 +3,14 @@
 //! `index`, `column`, `square`). Every endpoint that takes a game (`/v1/moves`,
 //! `/v1/play`, `/v1/analyze`...) goes through [`resolve_rules`] and [`build_game`].
 
+use std::any::Any;
 use std::sync::LazyLock;
 
-use crate::rules::{BitBoard, Game, Move, MoveText, PlayError, Position, PositionError, Variant};
+use crate::rules::{
+    AnyGame, AnyPosition, AnyVariant, BitBoard, Game, Move, MoveText, PlayError, Position,
+    PositionError, Variant, Word,
+};
+use crate::with_word;
 
 use super::error::ApiError;
 use super::rule_object::RulesInput;
@@ -17,13 +22,13 @@ pub struct Limits {
     pub max_moves: usize,
 }
 
-/// A game built from a request: the preset, the position it started from, and the
-/// game after the listed moves.
+/// A game built from a request: the rules, the position it started from, and the
+/// game after the listed moves, each in the word of its board.
 #[derive(Clone, Debug)]
 pub struct BuiltGame {
-    pub variant: &'static Variant,
-    pub start: Position,
-    pub game: Game,
+    pub variant: AnyVariant,
+    pub start: AnyPosition,
+    pub game: AnyGame,
 }
 
 /// The ids of every preset, for error messages.
@@ -50,9 +55,9 @@ pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<&'static Va
 pub fn resolve_rules(
     variant: Option<&str>,
     rules: Option<&RulesInput>,
-) -> Result<&'static Variant, ApiError> {
+) -> Result<AnyVariant, ApiError> {
     match (variant, rules) {
-        (Some(id), None) => find_variant(id, Some("variant")),
+        (Some(id), None) => find_variant(id, Some("variant")).map(AnyVariant::Narrow),
         (None, Some(rules)) => rules.variant(),
         (Some(_), Some(_)) => Err(ApiError::InvalidField {
             field: "rules".to_owned(),
@@ -75,17 +80,22 @@ pub fn resolve_rules(
 static STARTS: LazyLock<Vec<Position>> =
     LazyLock::new(|| Variant::all().iter().map(Position::start).collect());
 
-/// The start position of `variant`.
-pub fn start_position(variant: &'static Variant) -> Position {
+/// The start position of `variant` (a preset's parsed once; every preset's board
+/// is in the default word, which the downcast finds).
+pub fn start_position<W: Word>(variant: &'static Variant<W>) -> Position<W> {
     Variant::all()
         .iter()
-        .position(|v| std::ptr::eq(v, variant))
-        .and_then(|i| STARTS.get(i).copied())
+        .position(|v| std::ptr::addr_eq(v, variant))
+        .and_then(|i| (STARTS.get(i)? as &dyn Any).downcast_ref::<Position<W>>())
+        .copied()
         .unwrap_or_else(|| Position::start(variant))
 }
 
 /// Reads a position string for `variant` (`None`: the preset's start).
-pub fn parse_position(variant: &'static Variant, text: Option<&str>) -> Result<Position, ApiError> {
+pub fn parse_position<W: Word>(
+    variant: &'static Variant<W>,
+    text: Option<&str>,
+) -> Result<Position<W>, ApiError> {
     let Some(text) = text else {
         return Ok(start_position(variant));
     };
@@ -110,13 +120,26 @@ fn describe(field: &'static str, index: Option<usize>) -> String {
     }
 }
 
-/// Reads one move written `e7-e4`, `e7e4` or `e7-e4xd4`.
+/// Reads one move written `e7-e4`, `e7e4` or `e7-e4xd4`, its squares among those
+/// `variant`'s board word holds (up to `k11`, or `m13` on a 13x13 board; the rules
+/// then check them against the board itself).
 pub fn parse_move(
+    variant: AnyVariant,
     text: &str,
     field: &'static str,
     index: Option<usize>,
 ) -> Result<MoveText, ApiError> {
-    MoveText::parse(text).map_err(|e| ApiError::MalformedMove {
+    parse_move_up_to(variant.notation_size(), text, field, index)
+}
+
+/// [`parse_move`] with squares up to `max` x `max`.
+fn parse_move_up_to(
+    max: u8,
+    text: &str,
+    field: &'static str,
+    index: Option<usize>,
+) -> Result<MoveText, ApiError> {
+    MoveText::parse_up_to(text, max).map_err(|e| ApiError::MalformedMove {
         detail: format!("{} ({text:?}): {e}", describe(field, index)),
         field,
         index,
@@ -124,13 +147,24 @@ pub fn parse_move(
     })
 }
 
-/// Plays one move on `game`, returning its captures, or the located refusal.
+/// Plays one move on `game`, returning the names of the squares it captured, or
+/// the located refusal.
 pub fn play_move(
-    game: &mut Game,
+    game: &mut AnyGame,
     mv: &MoveText,
     field: &'static str,
     index: Option<usize>,
-) -> Result<BitBoard, ApiError> {
+) -> Result<Vec<String>, ApiError> {
+    with_word!(game, AnyGame, g => play_move_in(g, mv, field, index).map(squares))
+}
+
+/// [`play_move`] in the word of the game's board.
+fn play_move_in<W: Word>(
+    game: &mut Game<W>,
+    mv: &MoveText,
+    field: &'static str,
+    index: Option<usize>,
+) -> Result<BitBoard<W>, ApiError> {
     game.play_text(mv).map_err(|e| {
         let at = describe(field, index);
         let m = mv.mv;
@@ -173,7 +207,7 @@ pub fn squares<W: crate::rules::Word>(b: BitBoard<W>) -> Vec<String> {
 /// malformed move (400) or a refused one (422: illegal, after the end of the game,
 /// or a wrong capture suffix), with its `index`.
 pub fn build_game(
-    variant: &'static Variant,
+    variant: AnyVariant,
     position: Option<&str>,
     moves: &[impl AsRef<str>],
     limits: &Limits,
@@ -184,22 +218,34 @@ pub fn build_game(
             limit: limits.max_moves,
         });
     }
+    with_word!(variant, AnyVariant, v => {
+        let (start, game) = build_game_in(v, position, moves)?;
+        Ok(BuiltGame {
+            variant,
+            start: start.into(),
+            game: game.into(),
+        })
+    })
+}
+
+/// [`build_game`] in the word of the variant's board.
+fn build_game_in<W: Word>(
+    variant: &'static Variant<W>,
+    position: Option<&str>,
+    moves: &[impl AsRef<str>],
+) -> Result<(Position<W>, Game<W>), ApiError> {
     let start = parse_position(variant, position)?;
     // Moves are read and played one at a time: the first fault in order is reported.
     let mut game = Game::new(start);
     for (i, text) in moves.iter().enumerate() {
-        let mv = parse_move(text.as_ref(), "moves", Some(i))?;
-        play_move(&mut game, &mv, "moves", Some(i))?;
+        let mv = parse_move_up_to(W::MAX_SIZE, text.as_ref(), "moves", Some(i))?;
+        play_move_in(&mut game, &mv, "moves", Some(i))?;
     }
-    Ok(BuiltGame {
-        variant,
-        start,
-        game,
-    })
+    Ok((start, game))
 }
 
 /// Each legal move of the game now with what it captures, in generation order.
-pub fn legal_moves_with_captures(game: &Game) -> Vec<(Move, BitBoard)> {
+pub fn legal_moves_with_captures<W: Word>(game: &Game<W>) -> Vec<(Move, BitBoard<W>)> {
     let pos = *game.position();
     game.legal_moves()
         .iter()

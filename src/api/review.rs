@@ -31,10 +31,12 @@ use crate::api::extract::ApiJson;
 use crate::api::game::{Limits as GameLimits, build_game, resolve_rules};
 use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
+use crate::review::Review;
 use crate::review::{Class, PlyReview, ReviewError, Reviewer, Searched, SideSummary, same_root};
-use crate::rules::{Game, Move, Variant};
+use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Wide, Word};
 use crate::search::Searcher;
 use crate::search::{self, Score};
+use crate::with_word;
 
 /// The NDJSON media type.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -264,8 +266,8 @@ impl ReviewSettings {
 /// A checked review: the game, and how to analyse each position.
 #[derive(Clone, Debug)]
 pub struct ReviewPlan {
-    pub variant: &'static Variant,
-    pub start: crate::rules::Position,
+    pub variant: AnyVariant,
+    pub start: AnyPosition,
     pub moves: Vec<Move>,
     pub limits: search::Limits,
     pub want: Want,
@@ -424,7 +426,7 @@ pub fn plan(
         depth,
         nodes: None,
     };
-    let moves = built.game.moves().to_vec();
+    let moves = with_word!(&built.game, AnyGame, g => g.moves().to_vec());
     Ok(ReviewPlan {
         variant: built.variant,
         start: built.start,
@@ -461,7 +463,7 @@ impl Drop for StopOnDrop {
 #[derive(Debug)]
 pub struct ReviewRun {
     plan: ReviewPlan,
-    reviewer: Reviewer,
+    reviewer: AnyReviewer,
     started: Instant,
     positions: usize,
     cached: usize,
@@ -469,8 +471,11 @@ pub struct ReviewRun {
 
 impl ReviewRun {
     pub fn new(plan: ReviewPlan) -> Result<ReviewRun, ReviewError> {
+        let reviewer = with_word!(plan.start, AnyPosition, start => {
+            AnyReviewer::from(Reviewer::new(start, &plan.moves)?)
+        });
         Ok(ReviewRun {
-            reviewer: Reviewer::new(plan.start, &plan.moves)?,
+            reviewer,
             plan,
             started: Instant::now(),
             positions: 0,
@@ -480,7 +485,7 @@ impl ReviewRun {
 
     /// Every position has been analysed: [`ReviewRun::summary`] is the answer.
     pub fn is_done(&self) -> bool {
-        self.reviewer.next_position().is_none()
+        with_word!(&self.reviewer, AnyReviewer, r => r.next_position().is_none())
     }
 
     /// Analyses the next position with `searcher`, through `cache` when there is
@@ -492,53 +497,42 @@ impl ReviewRun {
         cache: Option<&AnalysisCache>,
         stop: &AtomicBool,
     ) -> Result<Option<PlyDto>, ReviewError> {
-        let Some(game) = self.reviewer.next_position() else {
-            return Ok(None);
-        };
-        if stop.load(Ordering::Relaxed) {
-            return Err(ReviewError::Stopped);
-        }
         let plan = &self.plan;
-        let played = self.reviewer.next_move();
-        let mut compute = || search_position(plan, game, played, searcher, stop);
-        let (stored, hit) = match cache {
-            Some(cache) => {
-                // The position after the last move has the key of `POST
-                // /v1/analyze` (its search is the same); the others have their own,
-                // with the move played.
-                let key = CacheKey::of(game, 1, &plan.want)
-                    .with_level(plan.level, 0)
-                    .with_played(played);
-                let (stored, hit) = cache
-                    .get_or_compute(key, plan.want, compute)
-                    .ok_or(ReviewError::Stopped)?;
-                (Stored::clone(&stored), hit)
-            }
-            None => (compute().ok_or(ReviewError::Stopped)?, false),
-        };
+        let (searched, hit) = with_word!(&self.reviewer, AnyReviewer, r => {
+            let Some(game) = r.next_position() else {
+                return Ok(None);
+            };
+            let played = r.next_move();
+            // The position after the last move has the key of `POST /v1/analyze`
+            // (its search is the same); the others have their own, with the move
+            // played.
+            let key = CacheKey::of_game(game, 1, &plan.want)
+                .with_level(plan.level, 0)
+                .with_played(played);
+            analyse(plan, AnyGame::from(game.clone()), played, key, searcher, cache, stop)?
+        });
         self.positions += 1;
         self.cached += usize::from(hit);
-        let searched = Searched {
-            analysis: stored.analysis,
-            compared: stored.compared,
-        };
-        Ok(self.reviewer.feed(searched)?.map(PlyDto::of))
+        with_word!(&mut self.reviewer, AnyReviewer, r => Ok(r.feed(searched)?.map(PlyDto::of)))
     }
 
     /// The review's totals (after the last position: those of the whole game).
     pub fn summary(self) -> SummaryDto {
         let plan = self.plan;
-        let r = self.reviewer.finish();
-        let (position, to_move, status) = position_fields(&r.game);
+        let (r, (position, to_move, status)) = with_word!(self.reviewer, AnyReviewer, r => {
+            let r = r.finish();
+            let fields = position_fields(&r.game);
+            (ReviewTotals::of(r), fields)
+        });
         SummaryDto {
-            variant: plan.variant.id.to_owned(),
+            variant: plan.variant.id().to_owned(),
             rules_id: plan.variant.rules_id().to_owned(),
             start: plan.start.to_string(),
             position,
             to_move,
             status,
             eval: EvalDto::of(r.final_score, r.final_chance),
-            plies: r.plies.len(),
+            plies: r.plies,
             attackers: SideDtoSummary::of(&r.attackers),
             defenders: SideDtoSummary::of(&r.defenders),
             limits: plan.limits.into(),
@@ -550,12 +544,86 @@ impl ReviewRun {
     }
 }
 
-/// Searches a position of a checked review, with `played` (the move made there)
-/// scored in the same search; stored as `POST /v1/analyze` stores an analysis at
-/// the review's level (`None` when `stop` was raised).
+/// A review in progress, in the word of its board.
+#[derive(Debug)]
+enum AnyReviewer {
+    Narrow(Reviewer),
+    Wide(Reviewer<Wide>),
+}
+
+impl From<Reviewer> for AnyReviewer {
+    fn from(r: Reviewer) -> AnyReviewer {
+        AnyReviewer::Narrow(r)
+    }
+}
+
+impl From<Reviewer<Wide>> for AnyReviewer {
+    fn from(r: Reviewer<Wide>) -> AnyReviewer {
+        AnyReviewer::Wide(r)
+    }
+}
+
+/// What the summary reads of a finished review, whatever its board.
+struct ReviewTotals {
+    final_score: search::Score,
+    final_chance: f64,
+    plies: usize,
+    attackers: SideSummary,
+    defenders: SideSummary,
+}
+
+impl ReviewTotals {
+    fn of<W: Word>(r: Review<W>) -> ReviewTotals {
+        ReviewTotals {
+            final_score: r.final_score,
+            final_chance: r.final_chance,
+            plies: r.plies.len(),
+            attackers: r.attackers,
+            defenders: r.defenders,
+        }
+    }
+}
+
+/// Searches one position of a review, with `played` (the move made there) scored
+/// in the same search, through `cache` when there is one: the search, and whether
+/// the cache answered it.
+fn analyse(
+    plan: &ReviewPlan,
+    game: AnyGame,
+    played: Option<Move>,
+    key: CacheKey,
+    searcher: &mut Searcher,
+    cache: Option<&AnalysisCache>,
+    stop: &AtomicBool,
+) -> Result<(Searched, bool), ReviewError> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(ReviewError::Stopped);
+    }
+    let mut compute = || search_position(plan, &game, played, searcher, stop);
+    let (stored, hit) = match cache {
+        Some(cache) => {
+            let (stored, hit) = cache
+                .get_or_compute(key, plan.want, compute)
+                .ok_or(ReviewError::Stopped)?;
+            (Stored::clone(&stored), hit)
+        }
+        None => (compute().ok_or(ReviewError::Stopped)?, false),
+    };
+    Ok((
+        Searched {
+            analysis: stored.analysis,
+            compared: stored.compared,
+        },
+        hit,
+    ))
+}
+
+/// Searches a position of a checked review, with `played` scored in the same
+/// search; stored as `POST /v1/analyze` stores an analysis at the review's level
+/// (`None` when `stop` was raised).
 fn search_position(
     plan: &ReviewPlan,
-    game: &Game,
+    game: &AnyGame,
     played: Option<Move>,
     searcher: &mut Searcher,
     stop: &AtomicBool,
@@ -564,7 +632,7 @@ fn search_position(
     let Searched {
         mut analysis,
         compared,
-    } = same_root::search(searcher, game, played, &limits, multipv, stop);
+    } = with_word!(game, AnyGame, g => same_root::search(searcher, g, played, &limits, multipv, stop));
     search::level::apply(&mut analysis, plan.level, 0);
     analysis.lines.truncate(1);
     if stop.load(Ordering::Relaxed) {

@@ -92,24 +92,9 @@ impl RulesInput {
         }
     }
 
-    /// The variant these rules describe: a preset's own when they equal its rules.
-    pub fn variant(&self) -> Result<&'static Variant, ApiError> {
-        match self.any_variant(false)? {
-            AnyVariant::Narrow(v) => Ok(v),
-            AnyVariant::Wide(_) => unreachable!("a 13x13 board is refused unless asked for"),
-        }
-    }
-
-    /// [`RulesInput::variant`] for every board size, 13x13 included (in the
-    /// word of its board); the HTTP API does not serve 13x13 yet.
-    pub fn any_variant(&self, wide: bool) -> Result<AnyVariant, ApiError> {
-        let build = |rules: &RuleSet, from_text: bool| {
-            if wide {
-                build_any(rules, from_text)
-            } else {
-                build(rules, from_text).map(AnyVariant::Narrow)
-            }
-        };
+    /// The variant these rules describe, in the word of its board: a preset's own
+    /// when they equal its rules.
+    pub fn variant(&self) -> Result<AnyVariant, ApiError> {
         let size = self.size();
         if size > MAX_RULES_BYTES {
             return Err(too_large(size));
@@ -135,10 +120,7 @@ impl RulesInput {
                 let dto: VariantDto =
                     from_json_value(Value::Object(object.clone())).map_err(in_rules)?;
                 let variant = build(&dto.rule_set(), false)?;
-                match variant {
-                    AnyVariant::Narrow(v) => check_derived(&dto, v)?,
-                    AnyVariant::Wide(v) => check_derived(&dto, v)?,
-                }
+                crate::with_word!(variant, AnyVariant, v => check_derived(&dto, v)?);
                 Ok(variant)
             }
         }
@@ -193,12 +175,7 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
 }
 
 /// Validates a rule set, located as a rule object's field or a rules string's key.
-fn build(rules: &RuleSet, from_text: bool) -> Result<&'static Variant, ApiError> {
-    rules.build().map_err(|e| located(e, from_text))
-}
-
-/// [`build`] for every board size.
-fn build_any(rules: &RuleSet, from_text: bool) -> Result<AnyVariant, ApiError> {
+fn build(rules: &RuleSet, from_text: bool) -> Result<AnyVariant, ApiError> {
     rules.build_any().map_err(|e| located(e, from_text))
 }
 

@@ -27,7 +27,7 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
-use crate::rules::{Game, Move};
+use crate::rules::{AnyGame, Move};
 use crate::search::{self, Iteration, Score};
 
 /// The media type of the stream.
@@ -187,7 +187,7 @@ pub struct InfoEvent {
 }
 
 impl InfoEvent {
-    fn of(it: &Iteration<'_>, multipv: usize, game: &Game) -> InfoEvent {
+    fn of(it: &Iteration<'_>, multipv: usize, game: &AnyGame) -> InfoEvent {
         let names = |pv: &[Move]| pv.iter().map(ToString::to_string).collect::<Vec<_>>();
         let best = it.lines.first();
         let score = best.map_or(Score::Cp(0), |l| l.score);
@@ -253,8 +253,9 @@ fn search_job(
         // A level below full searches its own way and picks among the lines it
         // found, exactly as `POST /v1/analyze` does.
         let (limits, multipv) = search::level::limits(p.level, &p.limits, p.multipv);
-        let mut analysis =
-            searcher.analyze_with(&p.built.game, &limits, multipv, &stop, Some(&mut listener));
+        let mut analysis = crate::with_word!(&p.built.game, AnyGame, g => {
+            searcher.analyze_with(g, &limits, multipv, &stop, Some(&mut listener))
+        });
         if stop.load(Ordering::Relaxed) {
             return;
         }

@@ -35,7 +35,7 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
     if let Some(text) = &args.rules {
         // The same reading as the API's query form: JSON when it starts with `{`.
         return RulesInput::from_query(text)
-            .and_then(|rules| rules.any_variant(true))
+            .and_then(|rules| rules.variant())
             // The detail names the field or key at fault (`rules.board_size`).
             .map_err(|e| e.problem().detail);
     }
@@ -48,8 +48,7 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
 
 pub fn run(args: &PerftArgs) -> ExitCode {
     match variant(args) {
-        Ok(AnyVariant::Narrow(v)) => run_on(v, args),
-        Ok(AnyVariant::Wide(v)) => run_on(v, args),
+        Ok(any) => crate::with_word!(any, AnyVariant, v => run_on(v, args)),
         Err(e) => {
             eprintln!("branan perft: {e}");
             ExitCode::from(2)

@@ -38,7 +38,7 @@ pub mod fit;
 pub mod same_root;
 pub mod win_chance;
 
-use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant};
+use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant, Word};
 use crate::search::{Analysis, Score};
 
 pub use classify::{Class, Judged};
@@ -115,12 +115,12 @@ impl SideSummary {
 
 /// The review of a whole game.
 #[derive(Clone, Debug)]
-pub struct Review {
+pub struct Review<W: Word = u128> {
     pub plies: Vec<PlyReview>,
     pub attackers: SideSummary,
     pub defenders: SideSummary,
     /// The game after the last move.
-    pub game: Game,
+    pub game: Game<W>,
     /// The score of the final position for the side to move there (`Cp(0)` when
     /// the game is over) and its win chance.
     pub final_score: Score,
@@ -175,12 +175,12 @@ fn best_line(a: &Analysis) -> Option<(Move, Score)> {
 /// analysis and answers the ply it completes. A caller can so spread a long review
 /// over many short pieces of work (one search each) and stop between any two.
 #[derive(Clone, Debug)]
-pub struct Reviewer {
-    variant: &'static Variant,
+pub struct Reviewer<W: Word = u128> {
+    variant: &'static Variant<W>,
     moves: Vec<Move>,
     /// The game up to the position to analyse next (after the whole game once
     /// every position has been analysed).
-    game: Game,
+    game: Game<W>,
     /// The search of the position before the last move played into `game`.
     current: Option<Searched>,
     /// Who made the last move played into `game`, and the legal moves they had.
@@ -195,10 +195,10 @@ pub struct Reviewer {
     chosen: [usize; 2],
 }
 
-impl Reviewer {
+impl<W: Word> Reviewer<W> {
     /// Checks every move of the game of `moves` played from `start` (a bad game
     /// costs no search) and sets up its review.
-    pub fn new(start: Position, moves: &[Move]) -> Result<Reviewer, ReviewError> {
+    pub fn new(start: Position<W>, moves: &[Move]) -> Result<Reviewer<W>, ReviewError> {
         let game = Game::new(start);
         let mut check = game.clone();
         for (i, &mv) in moves.iter().enumerate() {
@@ -226,7 +226,7 @@ impl Reviewer {
 
     /// The game whose current position (with repetition judged over its history)
     /// is to be analysed next; `None` once every position has been.
-    pub fn next_position(&self) -> Option<&Game> {
+    pub fn next_position(&self) -> Option<&Game<W>> {
         (!self.done).then_some(&self.game)
     }
 
@@ -336,7 +336,7 @@ impl Reviewer {
 
     /// The review: every ply judged so far, the sides' figures, and the value of
     /// the last position analysed.
-    pub fn finish(self) -> Review {
+    pub fn finish(self) -> Review<W> {
         let game = self.game;
         let final_score = match (&self.current, game.outcome()) {
             (_, Some(_)) | (None, _) => Score::Cp(0),
@@ -359,12 +359,12 @@ impl Reviewer {
 /// current position (with repetition judged over its history) and scores the move
 /// played there, if any, in the same search (see [`same_root::search`]); it answers
 /// `None` to stop the review. `on_ply` sees each ply as soon as it is judged.
-pub fn review(
-    start: Position,
+pub fn review<W: Word>(
+    start: Position<W>,
     moves: &[Move],
-    mut analyse: impl FnMut(&Game, Option<Move>) -> Option<Searched>,
+    mut analyse: impl FnMut(&Game<W>, Option<Move>) -> Option<Searched>,
     mut on_ply: impl FnMut(&PlyReview),
-) -> Result<Review, ReviewError> {
+) -> Result<Review<W>, ReviewError> {
     let mut reviewer = Reviewer::new(start, moves)?;
     while let Some(game) = reviewer.next_position() {
         let played = reviewer.next_move();

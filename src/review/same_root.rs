@@ -10,7 +10,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::rules::{Game, Move};
+use crate::rules::{Game, Move, Word};
 use crate::search::{Analysis, Iteration, Limits, Score, Searcher};
 
 /// The move played and the best move, scored in the same search.
@@ -54,9 +54,9 @@ impl Searched {
 /// best line is a forced win): it costs at most the time of the first search
 /// again, and usually a small part of it, since the table already holds most of
 /// that move's tree.
-pub fn search(
+pub fn search<W: Word>(
     searcher: &mut Searcher,
-    game: &Game,
+    game: &Game<W>,
     played: Option<Move>,
     limits: &Limits,
     multipv: usize,
@@ -78,9 +78,9 @@ pub fn search(
 }
 
 /// Scores `mv` in the search that made `analysis` (see [`search`]).
-fn compare(
+fn compare<W: Word>(
     searcher: &mut Searcher,
-    game: &Game,
+    game: &Game<W>,
     mv: Move,
     analysis: &Analysis,
     best_by_depth: &[(Move, Score)],

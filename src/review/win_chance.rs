@@ -3,7 +3,7 @@
 //! end can draw an evaluation bar and a review's classes mean the same in every
 //! preset.
 
-use crate::rules::{Escape, Game, Side, Variant};
+use crate::rules::{Escape, Game, Side, Variant, Word};
 use crate::search::Score;
 
 /// Each preset's curve: the scale `k` and the defenders' offset `d`, in
@@ -89,7 +89,7 @@ pub struct Curve {
 
 /// The curve of a rule set that is not one of the presets: that of the preset of
 /// its escape family most like it.
-fn family(variant: &Variant) -> &'static str {
+fn family<W: Word>(variant: &Variant<W>) -> &'static str {
     match variant.escape {
         Escape::Corners => "copenhagen",
         Escape::Edges => "tablut",
@@ -97,7 +97,7 @@ fn family(variant: &Variant) -> &'static str {
 }
 
 /// The curve for `variant`.
-pub fn curve(variant: &Variant) -> Curve {
+pub fn curve<W: Word>(variant: &Variant<W>) -> Curve {
     let find = |id: &str| CURVES.iter().find(|(c, _)| *c == id).map(|&(_, c)| c);
     find(variant.id)
         .or_else(|| find(family(variant)))
@@ -109,7 +109,7 @@ pub fn curve(variant: &Variant) -> Curve {
 
 /// The chance that `side`, whose score this is, wins: 1 for a forced win, 0 for a
 /// forced loss, else the preset's curve.
-pub fn win_chance(variant: &Variant, side: Side, score: Score) -> f64 {
+pub fn win_chance<W: Word>(variant: &Variant<W>, side: Side, score: Score) -> f64 {
     match score {
         Score::Win(n) if n > 0 => 1.0,
         Score::Win(_) => 0.0,
@@ -123,7 +123,7 @@ pub fn win_chance(variant: &Variant, side: Side, score: Score) -> f64 {
 /// The chance that the side to move in `game` wins, given its score there: the
 /// result itself once the game is over (1 won, 0 lost, 0.5 drawn), else
 /// [`win_chance`].
-pub fn win_chance_to_move(game: &Game, score: Score) -> f64 {
+pub fn win_chance_to_move<W: Word>(game: &Game<W>, score: Score) -> f64 {
     let side = game.position().side_to_move();
     match game.outcome() {
         Some(o) => match o.winner {

@@ -11,6 +11,7 @@
 //! assert_eq!(game.outcome().unwrap().reason.name(), "king_escaped");
 //! ```
 
+mod any_word;
 mod bitboard;
 mod direction;
 mod edges;
@@ -32,6 +33,7 @@ mod variant;
 mod word;
 mod zobrist;
 
+pub use any_word::{AnyGame, AnyPosition};
 pub use bitboard::BitBoard;
 pub use direction::Direction;
 pub use error::{
@@ -50,7 +52,6 @@ pub use ruleset::{
     AnyVariant, MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet,
     RuleSetError, SIZES, custom_variants,
 };
-pub(crate) use square::STRIDE;
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use threats::Lines;
 pub(crate) use threats::{line_squares, lines_from};

@@ -4,15 +4,22 @@
 //! from the preset's escape squares with the rules' geometry (steps and slides),
 //! never from lists of squares per preset.
 
-use crate::rules::{Direction, Square, Variant};
+use crate::rules::{Direction, Square, Variant, Word};
 
+/// The bit of bit index `i`.
 #[inline(always)]
-const fn bit(sq: usize) -> u128 {
-    1u128 << sq
+fn bit<W: Word>(i: usize) -> W {
+    W::bit(i as u32)
+}
+
+/// The bit index of `sq` on `W`'s board.
+#[inline(always)]
+fn at<W: Word>(sq: Square) -> usize {
+    W::index(sq) as usize
 }
 
 /// The square `n` steps from `sq` in `dir`, if it is on the board.
-fn walk(v: &Variant, sq: Square, dir: Direction, n: usize) -> Option<Square> {
+fn walk<W: Word>(v: &Variant<W>, sq: Square, dir: Direction, n: usize) -> Option<Square> {
     (0..n).try_fold(sq, |s, _| v.geometry.step(s, dir))
 }
 
@@ -21,24 +28,25 @@ fn walk(v: &Variant, sq: Square, dir: Direction, n: usize) -> Option<Square> {
 /// of file b north of it. A king that arrives on a mouth steps into the corner
 /// next: nothing may stand on the corner, so nothing blocks that step.
 #[derive(Clone, Copy, Debug)]
-struct Mouth {
+struct Mouth<W: Word> {
+    /// The mouth's bit.
     sq: usize,
     dir: Direction,
-    ray: u128,
+    ray: W,
 }
 
 /// The corner geometry of one preset, computed once per search.
 #[derive(Clone, Debug)]
-pub(crate) struct CornerPlay {
+pub(crate) struct CornerPlay<W: Word = u128> {
     /// For each corner, the two diagonals that close it: the squares two steps
     /// from it (a3 b2 c1 for a1) and three steps (a4 b3 c2 d1). Attackers on every
     /// square of one of them leave the king no way into that corner.
-    closing: Vec<[u128; 2]>,
+    closing: Vec<[W; 2]>,
     /// Every closing square: where an attacker guards a corner.
-    guards: u128,
-    mouths: Vec<Mouth>,
+    guards: W,
+    mouths: Vec<Mouth<W>>,
     /// Every mouth's line: a king whose moves miss it has no route to a mouth.
-    mouth_lines: u128,
+    mouth_lines: W,
 }
 
 /// What the king's routes to the corners' mouths are worth counting.
@@ -52,17 +60,17 @@ pub(crate) struct MouthRoutes {
     pub routes: u32,
 }
 
-impl CornerPlay {
+impl<W: Word> CornerPlay<W> {
     /// The corner geometry of `v`, or `None` where the king does not escape to
     /// the corners.
-    pub(crate) fn new(v: &Variant) -> Option<CornerPlay> {
+    pub(crate) fn new(v: &Variant<W>) -> Option<CornerPlay<W>> {
         if v.escape_squares != v.geometry.corners || v.escape_squares.is_empty() {
             return None;
         }
         let mut closing = Vec::new();
         let mut mouths = Vec::new();
-        let mut guards = 0;
-        let mut mouth_lines = 0;
+        let mut guards = W::ZERO;
+        let mut mouth_lines = W::ZERO;
         for corner in v.escape_squares {
             // The two directions along the edges away from the corner.
             let along: Vec<Direction> = Direction::ALL
@@ -72,12 +80,12 @@ impl CornerPlay {
             let [a, b] = along[..] else {
                 continue;
             };
-            let mut diagonals = [0u128; 2];
+            let mut diagonals = [W::ZERO; 2];
             for (slot, n) in [2usize, 3].into_iter().enumerate() {
                 for i in 0..=n {
                     let sq = walk(v, corner, a, i).and_then(|s| walk(v, s, b, n - i));
                     if let Some(sq) = sq {
-                        diagonals[slot] |= bit(sq.index());
+                        diagonals[slot] |= bit::<W>(at::<W>(sq));
                     }
                 }
             }
@@ -86,10 +94,10 @@ impl CornerPlay {
             // The mouth along one edge is reached across the board along the other.
             for (edge, across) in [(a, b), (b, a)] {
                 if let Some(sq) = v.geometry.step(corner, edge) {
-                    let ray = v.ray(sq.index(), across);
+                    let ray = v.ray(at::<W>(sq), across);
                     mouth_lines |= ray;
                     mouths.push(Mouth {
-                        sq: sq.index(),
+                        sq: at::<W>(sq),
                         dir: across,
                         ray,
                     });
@@ -107,9 +115,9 @@ impl CornerPlay {
     /// How many attackers stand on closing squares, and how many corners their
     /// guards close completely.
     #[inline]
-    pub(crate) fn guards(&self, attackers: u128) -> (u32, u32) {
+    pub(crate) fn guards(&self, attackers: W) -> (u32, u32) {
         let on = attackers & self.guards;
-        if on == 0 {
+        if on.is_zero() {
             return (0, 0);
         }
         let closed = self
@@ -123,25 +131,19 @@ impl CornerPlay {
     /// The king's lines to the empty mouths: open now from `k`, and from each
     /// square of `moves` (his moves), the board occupied by `occ`.
     #[inline]
-    pub(crate) fn mouth_routes(
-        &self,
-        v: &Variant,
-        k: usize,
-        moves: u128,
-        occ: u128,
-    ) -> MouthRoutes {
+    pub(crate) fn mouth_routes(&self, v: &Variant<W>, k: usize, moves: W, occ: W) -> MouthRoutes {
         let mut r = MouthRoutes::default();
-        let king = bit(k);
-        if (moves | king) & self.mouth_lines == 0 {
+        let king = bit::<W>(k);
+        if ((moves | king) & self.mouth_lines).is_zero() {
             return r;
         }
         let without_king = occ & !king;
         for m in &self.mouths {
-            if (moves | king) & m.ray == 0 || occ & bit(m.sq) != 0 {
+            if ((moves | king) & m.ray).is_zero() || !(occ & bit::<W>(m.sq)).is_zero() {
                 continue;
             }
             let line = v.slide(m.sq, m.dir, without_king);
-            r.open += u32::from(line & king != 0);
+            r.open += u32::from(!(line & king).is_zero());
             r.routes += (line & moves).count_ones();
         }
         r
@@ -161,7 +163,7 @@ mod tests {
     }
 
     fn mask(names: &[&str]) -> u128 {
-        names.iter().fold(0, |m, n| m | bit(sq(n)))
+        names.iter().fold(0, |m, n| m | bit::<u128>(sq(n)))
     }
 
     #[test]
@@ -172,14 +174,14 @@ mod tests {
         let a1 = c
             .closing
             .iter()
-            .find(|d| d[0] & bit(sq("b2")) != 0)
+            .find(|d| d[0] & bit::<u128>(sq("b2")) != 0)
             .unwrap();
         assert_eq!(a1[0], mask(&["a3", "b2", "c1"]));
         assert_eq!(a1[1], mask(&["a4", "b3", "c2", "d1"]));
         let k11 = c
             .closing
             .iter()
-            .find(|d| d[0] & bit(sq("j10")) != 0)
+            .find(|d| d[0] & bit::<u128>(sq("j10")) != 0)
             .unwrap();
         assert_eq!(k11[0], mask(&["k9", "j10", "i11"]));
         assert_eq!(c.guards.count_ones(), 4 * 7);

@@ -34,7 +34,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::rules::{Game, Move, Outcome};
+use crate::rules::{Game, Move, Outcome, Word};
 
 pub use clock::Limits;
 pub use eval::weights;
@@ -150,9 +150,9 @@ impl Searcher {
     /// Analyses the game's position, with repetition judged over the game's history.
     /// `multipv` is clamped to `1..=MAX_MULTIPV`; raising `stop` ends the search
     /// early with the best result so far.
-    pub fn analyze(
+    pub fn analyze<W: Word>(
         &mut self,
-        game: &Game,
+        game: &Game<W>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
@@ -162,9 +162,9 @@ impl Searcher {
 
     /// [`Searcher::analyze`], calling `listener` after every completed iteration
     /// (between iterations: the search itself is the same with or without one).
-    pub fn analyze_with(
+    pub fn analyze_with<W: Word>(
         &mut self,
-        game: &Game,
+        game: &Game<W>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
@@ -182,9 +182,9 @@ impl Searcher {
     /// of these moves come from the same search, and so compare with that
     /// analysis's lines at the same depth. Its result depends on that earlier
     /// analysis, as well as on its own limits.
-    pub fn analyze_moves(
+    pub fn analyze_moves<W: Word>(
         &mut self,
-        game: &Game,
+        game: &Game<W>,
         limits: &Limits,
         moves: &[Move],
         stop: &AtomicBool,
@@ -194,9 +194,9 @@ impl Searcher {
 
     /// The iterative deepening of the game's position, over `only` of its moves
     /// when given, with the tables as they are.
-    fn search(
+    fn search<W: Word>(
         &mut self,
-        game: &Game,
+        game: &Game<W>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
@@ -339,6 +339,11 @@ fn to_lines(results: &[RootResult]) -> Vec<Line> {
 }
 
 /// Analyses `game` with a fresh engine (see [`Searcher::analyze`]).
-pub fn analyze(game: &Game, limits: &Limits, multipv: usize, stop: &AtomicBool) -> Analysis {
+pub fn analyze<W: Word>(
+    game: &Game<W>,
+    limits: &Limits,
+    multipv: usize,
+    stop: &AtomicBool,
+) -> Analysis {
     Searcher::default().analyze(game, limits, multipv, stop)
 }

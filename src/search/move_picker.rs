@@ -10,7 +10,7 @@
 //! order, which saves a full sort at every node that reaches them.
 
 use super::params::MAX_PLY;
-use crate::rules::{BitBoard, Lines, MAX_MOVES, Move, Position, STRIDE, Side, Targets};
+use crate::rules::{BitBoard, Lines, MAX_MOVES, Move, Position, Side, Square, Targets, Word};
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 pub(crate) const CAPTURE: i32 = 1 << 29;
@@ -25,9 +25,10 @@ pub(crate) struct Heuristics {
     history: Vec<i32>,
 }
 
+/// The bit of `sq` on `W`'s board.
 #[inline(always)]
-const fn bit(sq: usize) -> u128 {
-    1u128 << sq
+fn bit<W: Word>(sq: Square) -> W {
+    W::bit(W::index(sq))
 }
 
 #[inline]
@@ -109,36 +110,42 @@ const NO_CODE: usize = Move::NONE.code() as usize;
 /// What the stages need to know of a node, computed once when the first stage
 /// after the table's move begins.
 #[derive(Clone, Copy)]
-struct Plan {
+struct Plan<W: Word> {
     /// Squares where a move of the side to move captures.
-    captures: u128,
+    captures: W,
     /// Attackers: the king's open lines and the squares next to him.
-    pressure: u128,
+    pressure: W,
     /// The king's open lines (attackers to move).
-    threat_path: u128,
+    threat_path: W,
     /// Defenders: the king's targets from which a line to an escape square opens.
-    king_tactical: u128,
+    king_tactical: W,
     tt: usize,
     killers: [usize; 2],
 }
 
-impl Plan {
-    const EMPTY: Plan = Plan {
-        captures: 0,
-        pressure: 0,
-        threat_path: 0,
-        king_tactical: 0,
+impl<W: Word> Plan<W> {
+    const EMPTY: Plan<W> = Plan {
+        captures: W::ZERO,
+        pressure: W::ZERO,
+        threat_path: W::ZERO,
+        king_tactical: W::ZERO,
         tt: NO_CODE,
         killers: [NO_CODE; 2],
     };
 
-    fn new(pos: &Position, tt: Option<Move>, heur: &Heuristics, ply: usize, threat: Lines) -> Plan {
+    fn new(
+        pos: &Position<W>,
+        tt: Option<Move>,
+        heur: &Heuristics,
+        ply: usize,
+        threat: Lines<W>,
+    ) -> Plan<W> {
         let side = pos.side_to_move();
         let king = pos.king();
         let (pressure, king_tactical) = match (side, king) {
-            (Side::Attackers, Some(_)) => (threat.path | pos.around_king().0, 0),
-            (Side::Defenders, Some(_)) => (0, pos.king_line_openers(BitBoard(!0)).0),
-            _ => (0, 0),
+            (Side::Attackers, Some(_)) => (threat.path | pos.around_king().0, W::ZERO),
+            (Side::Defenders, Some(_)) => (W::ZERO, pos.king_line_openers(BitBoard::ALL).0),
+            _ => (W::ZERO, W::ZERO),
         };
         let killers = heur.killers[ply.min(MAX_PLY - 1)];
         Plan {
@@ -156,7 +163,7 @@ impl Plan {
 
     /// The good targets of a piece (the king's when `is_king`).
     #[inline]
-    fn good(&self, is_king: bool) -> u128 {
+    fn good(&self, is_king: bool) -> W {
         if is_king {
             self.captures | self.king_tactical
         } else {
@@ -166,11 +173,12 @@ impl Plan {
 
     /// The score of a good move of a piece to `t`.
     #[inline]
-    fn good_score(&self, t: usize) -> i32 {
-        if self.captures & bit(t) != 0 {
+    fn good_score(&self, t: Square) -> i32 {
+        let b = bit::<W>(t);
+        if !(self.captures & b).is_zero() {
             CAPTURE
-        } else if self.pressure & bit(t) != 0 {
-            TACTICAL + i32::from(self.threat_path & bit(t) != 0)
+        } else if !(self.pressure & b).is_zero() {
+            TACTICAL + i32::from(!(self.threat_path & b).is_zero())
         } else {
             // The king's move that opens a line.
             TACTICAL
@@ -183,7 +191,7 @@ impl Plan {
 /// are few; each is keyed by its place in generation order (piece, direction,
 /// distance) to break ties as [`Position::generate`] would.
 #[inline(never)]
-fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
+fn generate_good<W: Word>(pos: &Position<W>, plan: &Plan<W>, scored: &mut [Scored]) -> usize {
     let targets = Targets {
         soldiers: BitBoard(plan.good(false)),
         king: BitBoard(plan.good(true)),
@@ -194,15 +202,16 @@ fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
         if c == plan.tt {
             return;
         }
-        let (from, t) = (m.from.index(), m.to.index());
+        let (from, t) = (W::index(m.from) as usize, W::index(m.to) as usize);
         // North and south steps are a rank apart.
         let distance = if dir.is_vertical() {
-            from.abs_diff(t) / STRIDE as usize
+            from.abs_diff(t) / W::STRIDE as usize
         } else {
             from.abs_diff(t)
         };
-        let order = (from << 9) | (dir.index() << 7) | distance;
-        scored[n] = pack(plan.good_score(t), order, c);
+        // Below 2^16 on every board: bits below 192, distances below 16.
+        let order = (from << 8) | (dir.index() << 6) | distance;
+        scored[n] = pack(plan.good_score(m.to), order, c);
         n += 1;
     });
     for (i, &k) in plan.killers.iter().enumerate() {
@@ -211,7 +220,7 @@ fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
         }
         let m = move_of(k as Scored);
         let is_king = pos.king() == Some(m.from);
-        if pos.is_pseudo_legal(m) && plan.good(is_king) & bit(m.to.index()) == 0 {
+        if pos.is_pseudo_legal(m) && (plan.good(is_king) & bit::<W>(m.to)).is_zero() {
             scored[n] = pack(KILLER + i32::from(i == 0), n, k);
             n += 1;
         }
@@ -222,7 +231,12 @@ fn generate_good(pos: &Position, plan: &Plan, scored: &mut [Scored]) -> usize {
 /// The quiet moves (neither good, nor the table's, nor a killer) into `scored`,
 /// scored by their history; returns how many.
 #[inline(never)]
-fn generate_quiet(pos: &Position, plan: &Plan, heur: &Heuristics, scored: &mut [Scored]) -> usize {
+fn generate_quiet<W: Word>(
+    pos: &Position<W>,
+    plan: &Plan<W>,
+    heur: &Heuristics,
+    scored: &mut [Scored],
+) -> usize {
     let history = &heur.history[history_index(pos.side_to_move(), Move::NONE)..][..1 << 16];
     let targets = Targets {
         soldiers: BitBoard(!plan.good(false)),
@@ -253,21 +267,21 @@ enum Stage {
 
 /// Hands out the moves of one node in order, generating each stage when reached.
 /// The entries live in the caller's `scored` buffer (one per ply).
-pub(crate) struct MovePicker {
+pub(crate) struct MovePicker<W: Word> {
     stage: Stage,
     tt: Option<Move>,
     ply: usize,
-    threat: Lines,
+    threat: Lines<W>,
     /// Valid once the good moves are generated.
-    plan: Plan,
+    plan: Plan<W>,
     next: usize,
     end: usize,
 }
 
-impl MovePicker {
+impl<W: Word> MovePicker<W> {
     /// `tt` must be a move of `pos` (see [`Position::is_pseudo_legal`]); `threat` is the king's open
     /// lines (read with the attackers to move).
-    pub(crate) fn new(tt: Option<Move>, ply: usize, threat: Lines) -> MovePicker {
+    pub(crate) fn new(tt: Option<Move>, ply: usize, threat: Lines<W>) -> MovePicker<W> {
         MovePicker {
             stage: Stage::Tt,
             tt,
@@ -282,7 +296,12 @@ impl MovePicker {
     /// Plans the node and generates its good moves (kept out of [`MovePicker::next`]
     /// so that handing out a move stays a few instructions).
     #[inline(never)]
-    fn begin_good(&mut self, pos: &Position, scored: &mut [Scored; MAX_MOVES], heur: &Heuristics) {
+    fn begin_good(
+        &mut self,
+        pos: &Position<W>,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) {
         let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
         self.end = generate_good(pos, &plan, scored);
         self.plan = plan;
@@ -292,7 +311,12 @@ impl MovePicker {
 
     /// Generates the quiet moves and sorts the best of them.
     #[inline(never)]
-    fn begin_quiet(&mut self, pos: &Position, scored: &mut [Scored; MAX_MOVES], heur: &Heuristics) {
+    fn begin_quiet(
+        &mut self,
+        pos: &Position<W>,
+        scored: &mut [Scored; MAX_MOVES],
+        heur: &Heuristics,
+    ) {
         let n = generate_quiet(pos, &self.plan, heur, &mut scored[self.end..]);
         let quiet = &mut scored[self.end..self.end + n];
         if n > SORTED_QUIETS {
@@ -310,7 +334,7 @@ impl MovePicker {
     #[inline(always)]
     pub(crate) fn next(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         scored: &mut [Scored; MAX_MOVES],
         heur: &Heuristics,
     ) -> Option<(Move, i32)> {
@@ -353,11 +377,11 @@ impl MovePicker {
 }
 
 /// Every move of `pos`, best first (for the root, which searches them all).
-pub(crate) fn ordered_moves(
-    pos: &Position,
+pub(crate) fn ordered_moves<W: Word>(
+    pos: &Position<W>,
     tt: Option<Move>,
     heur: &Heuristics,
-    threat: Lines,
+    threat: Lines<W>,
 ) -> Vec<Move> {
     let mut scored = [0; MAX_MOVES];
     let mut picker = MovePicker::new(tt.filter(|&m| pos.is_pseudo_legal(m)), 0, threat);
@@ -411,12 +435,11 @@ mod tests {
                         .iter()
                         .enumerate()
                         .map(|(i, &m)| {
-                            let t = m.to.index();
                             let is_king = king == Some(m.from);
                             let score = if Some(m) == tt {
                                 TT_MOVE
-                            } else if plan.good(is_king) & bit(t) != 0 {
-                                plan.good_score(t)
+                            } else if plan.good(is_king) & bit::<u128>(m.to) != 0 {
+                                plan.good_score(m.to)
                             } else if code(m) == plan.killers[0] {
                                 KILLER + 1
                             } else if code(m) == plan.killers[1] {

@@ -19,6 +19,7 @@ use super::params::{
 use super::tt::{Bound, Tt};
 use crate::rules::{
     BitBoard, Escape, Lines, Move, MoveList, Outcome, Position, RepetitionWindow, Side, Targets,
+    Word,
 };
 
 pub(crate) const INF: i32 = MATE + 1;
@@ -31,11 +32,11 @@ pub(crate) struct RootResult {
 }
 
 /// One search in progress: the tables it borrows, the limits, the key stack.
-pub(crate) struct Search<'a> {
+pub(crate) struct Search<'a, W: Word = u128> {
     pub tt: &'a mut Tt,
     pub heur: &'a mut Heuristics,
     pub clock: Clock<'a>,
-    pub eval: Evaluator,
+    pub eval: Evaluator<W>,
     /// The keys of the game's positions, then of the positions along the current
     /// line, the current one last.
     pub keys: Vec<u64>,
@@ -63,15 +64,15 @@ pub(crate) struct Frame {
     scored: [Scored; crate::rules::MAX_MOVES],
 }
 
-impl<'a> Search<'a> {
+impl<'a, W: Word> Search<'a, W> {
     pub(crate) fn new(
         tt: &'a mut Tt,
         heur: &'a mut Heuristics,
         clock: Clock<'a>,
-        eval: Evaluator,
+        eval: Evaluator<W>,
         keys: Vec<u64>,
         frames: &'a mut [Frame],
-    ) -> Search<'a> {
+    ) -> Search<'a, W> {
         Search {
             tt,
             heur,
@@ -102,7 +103,7 @@ impl<'a> Search<'a> {
     /// "no legal move" rule is left to the caller unless repetition or the
     /// no-capture limit would otherwise apply).
     #[inline(always)]
-    fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
+    fn terminal(&self, pos: &Position<W>, ply: usize) -> Option<i32> {
         let window = RepetitionWindow::new(&self.keys, pos.plies_since_capture());
         let end = pos.outcome_unless_no_moves(window)?;
         Some(outcome_score(pos, end, ply))
@@ -129,7 +130,7 @@ impl<'a> Search<'a> {
     /// before any move was searched fully.
     pub(crate) fn root(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         depth: i32,
         excluded: &[Move],
         prev_best: Option<Move>,
@@ -187,7 +188,7 @@ impl<'a> Search<'a> {
     /// Negamax with alpha-beta and PVS at a node `ply` plies from the root.
     fn negamax(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -368,7 +369,7 @@ impl<'a> Search<'a> {
     /// The quiescence search: captures, the king's moves that open a line to an
     /// escape (for a few plies), the attackers' blocks of an open line, and every
     /// answer to a threat on the king (for a few plies).
-    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    fn qsearch(&mut self, pos: &Position<W>, alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         if let Some(s) = self.terminal(pos, ply) {
             self.nodes += 1;
             return s;
@@ -392,12 +393,12 @@ impl<'a> Search<'a> {
     #[allow(clippy::too_many_arguments)]
     fn quiesce(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         qply: u32,
-        lines: Lines,
+        lines: Lines<W>,
         capture: bool,
     ) -> i32 {
         if !pos.has_moves() {
@@ -473,7 +474,7 @@ impl<'a> Search<'a> {
 
 /// Appends the king's moves (not captures, which are already listed) to a square
 /// from which a line to an escape square is open.
-fn king_threats(pos: &Position, list: &mut MoveList) {
+fn king_threats<W: Word>(pos: &Position<W>, list: &mut MoveList) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
     let mut within = !pos.capture_squares(Side::Defenders);
@@ -486,18 +487,18 @@ fn king_threats(pos: &Position, list: &mut MoveList) {
 }
 
 /// The king's move along one of his open `lines` to the escape square.
-fn escape_move(pos: &Position, lines: Lines) -> Option<Move> {
+fn escape_move<W: Word>(pos: &Position<W>, lines: Lines<W>) -> Option<Move> {
     let k = pos.king()?;
-    let end = lines.path & pos.variant().escape_squares.0;
-    (end != 0).then(|| Move {
+    let end = BitBoard(lines.path) & pos.variant().escape_squares;
+    Some(Move {
         from: k,
-        to: crate::rules::Square::from_index(end.trailing_zeros() as u8),
+        to: end.first()?,
     })
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
 #[inline]
-fn outcome_score(pos: &Position, end: Outcome, ply: usize) -> i32 {
+fn outcome_score<W: Word>(pos: &Position<W>, end: Outcome, ply: usize) -> i32 {
     let win = MATE - ply as i32;
     match end.winner {
         None => DRAW,
@@ -508,6 +509,6 @@ fn outcome_score(pos: &Position, end: Outcome, ply: usize) -> i32 {
 
 /// The score of a side to move that has no legal move.
 #[inline]
-fn no_moves_score(pos: &Position, ply: usize) -> i32 {
+fn no_moves_score<W: Word>(pos: &Position<W>, ply: usize) -> i32 {
     outcome_score(pos, pos.no_moves_outcome(), ply)
 }

@@ -12,7 +12,7 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::game::{build_game, parse_move, resolve_rules};
 use crate::api::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
-use crate::rules::{Move, Variant};
+use crate::rules::{AnyGame, AnyVariant, Move};
 
 /// The same query always draws the same bytes within a release; the `ETag` lets a
 /// cache revalidate cheaply after a release.
@@ -62,12 +62,12 @@ fn list(text: Option<&str>) -> Vec<&str> {
 
 /// Reads a move of the query that need not be legal but must lie on the board.
 fn board_move(
-    variant: &Variant,
+    variant: AnyVariant,
     text: &str,
     field: &'static str,
     index: Option<usize>,
 ) -> Result<Move, ApiError> {
-    let m = parse_move(text, field, index)?.mv;
+    let m = parse_move(variant, text, field, index)?.mv;
     let size = variant.size();
     let at = match index {
         Some(i) => format!("{field}[{i}]"),
@@ -141,7 +141,7 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
         last_move,
         arrows,
     };
-    Ok(board_svg(built.game.position(), &opts))
+    Ok(crate::with_word!(&built.game, AnyGame, g => board_svg(g.position(), &opts)))
 }
 
 /// A strong validator from the picture's bytes: a 64-bit multiply-rotate hash

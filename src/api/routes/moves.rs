@@ -12,7 +12,7 @@ use crate::api::extract::ApiJson;
 use crate::api::game::{build_game, legal_moves_with_captures, resolve_rules};
 use crate::api::routes::moves_json;
 use crate::api::rule_object::RulesInput;
-use crate::rules::Variant;
+use crate::rules::{AnyGame, AnyVariant};
 
 /// How long clients and caches may keep a GET answer: the rules of a preset do not
 /// change within a release, so the same query always has the same answer.
@@ -21,13 +21,14 @@ pub const GET_CACHE: &str = "public, max-age=86400";
 /// Computes the answer of `/v1/moves` (a [`MovesResponse`], as JSON text).
 pub fn moves(
     state: &AppState,
-    variant: &'static Variant,
+    variant: AnyVariant,
     position: Option<&str>,
     moves: &[impl AsRef<str>],
 ) -> Result<String, ApiError> {
     let built = build_game(variant, position, moves, &state.limits())?;
-    let legal = legal_moves_with_captures(&built.game);
-    Ok(moves_json::moves_response(&built.game, &legal))
+    Ok(crate::with_word!(&built.game, AnyGame, g => {
+        moves_json::moves_response(g, &legal_moves_with_captures(g))
+    }))
 }
 
 /// Legal moves after a game

@@ -8,22 +8,21 @@
 
 use std::sync::LazyLock;
 
-use crate::rules::{BitBoard, Game, MAX_SIZE, Move, Square};
+use crate::rules::{BitBoard, Game, Move, Square, Word};
 
 use crate::api::dto::{ReasonDto, SideDto, StatusDto, position_fields};
 
-/// `a1`, `b1`, ... by square index (rank * 11 + file).
+/// `a1`, `b1`, ... by square number (every square of a 13x13 board).
 static SQUARE_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
-    (0..128u32)
-        .map(|i| {
-            let (file, rank) = ((i % 11) as u8, (i / 11) as u8);
-            if file < MAX_SIZE && rank < MAX_SIZE {
-                Square::new(file, rank).to_string()
-            } else {
-                String::new()
-            }
-        })
-        .collect()
+    let squares = usize::from(crate::rules::MAX_SIZE) * usize::from(crate::rules::MAX_SIZE);
+    let mut names = vec![String::new(); squares];
+    for rank in 0..crate::rules::MAX_SIZE {
+        for file in 0..crate::rules::MAX_SIZE {
+            let sq = Square::new(file, rank);
+            names[sq.index()] = sq.to_string();
+        }
+    }
+    names
 });
 
 fn name(sq: Square) -> &'static str {
@@ -81,7 +80,7 @@ fn status(out: &mut String, s: &StatusDto) {
 }
 
 /// `["a1","b2"]`.
-fn square_list(out: &mut String, squares: BitBoard) {
+fn square_list<W: Word>(out: &mut String, squares: BitBoard<W>) {
     out.push('[');
     for (i, sq) in squares.enumerate() {
         if i > 0 {
@@ -94,7 +93,7 @@ fn square_list(out: &mut String, squares: BitBoard) {
     out.push(']');
 }
 
-fn legal_move(out: &mut String, m: Move, captures: BitBoard) {
+fn legal_move<W: Word>(out: &mut String, m: Move, captures: BitBoard<W>) {
     let (from, to) = (name(m.from), name(m.to));
     out.push_str("{\"move\":\"");
     out.push_str(from);
@@ -110,7 +109,7 @@ fn legal_move(out: &mut String, m: Move, captures: BitBoard) {
 }
 
 /// The `/v1/moves` answer for `game` (of its position's variant), as JSON text.
-pub fn moves_response(game: &Game, moves: &[(Move, BitBoard)]) -> String {
+pub fn moves_response<W: Word>(game: &Game<W>, moves: &[(Move, BitBoard<W>)]) -> String {
     let (position, to_move, st) = position_fields(game);
     let variant = game.position().variant();
     let mut out = String::with_capacity(200 + moves.len() * 64);

@@ -3,28 +3,28 @@
 use actix_web::{HttpResponse, post, web};
 
 use crate::api::AppState;
-use crate::api::dto::{PiecesDto, PlayRequest, PlayResponse, position_fields};
+use crate::api::dto::{PlayRequest, PlayResponse, game_fields, pieces};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{build_game, parse_move, play_move, resolve_rules, squares};
+use crate::api::game::{build_game, parse_move, play_move, resolve_rules};
 
 /// Computes the answer of `/v1/play`.
 pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiError> {
     let list = req.moves.as_deref().unwrap_or_default();
     let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
     let mut built = build_game(variant, req.position.as_deref(), list, &state.limits())?;
-    let mv = parse_move(&req.mv, "move", None)?;
+    let mv = parse_move(variant, &req.mv, "move", None)?;
     let captures = play_move(&mut built.game, &mv, "move", None)?;
-    let (position, to_move, status) = position_fields(&built.game);
+    let (position, to_move, status) = game_fields(&built.game);
     Ok(PlayResponse {
-        variant: built.variant.id.to_owned(),
-        rules_id: built.variant.rules_id().to_owned(),
+        variant: built.variant.id().to_owned(),
+        rules_id: built.game.rules_id().to_owned(),
         mv: mv.mv.to_string(),
-        captures: squares(captures),
+        captures,
         position,
         size: built.variant.size(),
-        pieces: PiecesDto::of(built.game.position()),
+        pieces: pieces(&built.game),
         to_move,
         status,
     })
