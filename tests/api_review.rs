@@ -55,6 +55,100 @@ fn the_json_answer_judges_every_ply() {
     assert_eq!(again["plies"], v["plies"]);
 }
 
+// Brandubh: attackers guard the four corners; the king on c1 waits behind the guard
+// on b1. After two moves, the guard leaves b1 (the
+// king can then slide to a1 at once); then the defenders either take the corner or
+// play on and let it go.
+const GUARDED_CORNER: &str = "1t3t1/t5t/7/7/7/t1T3t/1tKT3 a 0";
+const WALK_INTO_A_LOSS: [&str; 4] = ["f7-f1", "c2-c7", "b1-b5", "c1-a1"];
+const MISS_A_WIN: [&str; 4] = ["f7-f1", "c2-c7", "b1-b5", "c7-c2"];
+
+fn review_json(base: &str, moves: &[&str]) -> Value {
+    ureq::post(&format!("{base}/v1/review"))
+        .send_json(json!({"variant": "brandubh", "position": GUARDED_CORNER,
+                          "moves": moves, "depth": 5}))
+        .unwrap()
+        .into_json()
+        .unwrap()
+}
+
+/// The plies classed `class`, by number.
+fn plies_classed(review: &Value, class: &str) -> Vec<u64> {
+    review["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["class"] == class)
+        .map(|p| p["ply"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_walk_into_a_loss_and_a_missed_win_are_judged_at_their_ply() {
+    let s = server();
+    let walked = review_json(&s.url(), &WALK_INTO_A_LOSS);
+    // Ply 3 lets the king escape next move: a blunder, judged in the search of the
+    // position before it (the move played loses in two plies there).
+    assert_eq!(plies_classed(&walked, "blunder"), [3], "{walked}");
+    assert_eq!(
+        plies_classed(&walked, "missed_win"),
+        [] as [u64; 0],
+        "{walked}"
+    );
+    let p3 = &walked["plies"][2];
+    assert_eq!(p3["move"], "b1-b5");
+    assert_eq!(p3["played"]["score"], json!({"win": -2}), "{p3}");
+    assert_eq!(p3["after"]["score"], json!({"win": -2}), "{p3}");
+    assert!(p3["best"]["score"]["cp"].is_i64(), "{p3}");
+    assert_eq!(walked["plies"][3]["class"], "best");
+    assert_eq!(walked["summary"]["attackers"]["counts"]["blunder"], 1);
+    assert_eq!(walked["summary"]["status"]["winner"], "defenders");
+
+    let missed = review_json(&s.url(), &MISS_A_WIN);
+    assert_eq!(plies_classed(&missed, "missed_win"), [4], "{missed}");
+    assert_eq!(plies_classed(&missed, "blunder"), [3], "{missed}");
+    let p4 = &missed["plies"][3];
+    assert_eq!(
+        (p4["best_move"].clone(), p4["best"]["score"].clone()),
+        (json!("c1-a1"), json!({"win": 1})),
+        "{p4}"
+    );
+    assert!(p4["played"]["score"]["cp"].is_i64(), "{p4}");
+    assert_eq!(missed["summary"]["defenders"]["counts"]["missed_win"], 1);
+    // The defenders' first move is the engine's own choice.
+    for review in [&walked, &missed] {
+        assert_eq!(review["plies"][1]["class"], "best", "{review}");
+    }
+}
+
+#[test]
+fn a_quiet_book_opening_is_mostly_best_and_good() {
+    // The first opening of the Brandubh book: four moves that each give away
+    // little, judged inside the search of the position before them.
+    let s = server();
+    let moves = ["b4-b3", "d5-e5", "d6-b6", "d4-d6"];
+    let v: Value = ureq::post(&format!("{}/v1/review", s.url()))
+        .send_json(json!({"variant": "brandubh", "moves": moves, "depth": 6}))
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let fine = v["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["class"] == "best" || p["class"] == "good")
+        .count();
+    assert!(fine >= 3, "{v}");
+    for p in v["plies"].as_array().unwrap() {
+        assert!(
+            !["mistake", "blunder", "missed_win"].contains(&p["class"].as_str().unwrap()),
+            "{p}"
+        );
+        // Each move is scored in the search of the position before it.
+        assert!(p["played"]["score"].is_object(), "{p}");
+    }
+}
+
 #[test]
 fn the_ndjson_stream_sends_each_ply_as_it_is_judged() {
     let s = server();

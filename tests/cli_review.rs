@@ -83,3 +83,56 @@ fn json_lines_and_refusals() {
     assert!(!ok);
     assert!(err.contains("ply 2, moves[1] (d7-d6)"), "{err}");
 }
+
+// Brandubh: the guard on b1 leaves at ply 3 (the king slides to a1 next); at ply 4
+// the defenders take the corner, or let it go.
+const GUARDED_CORNER: &str = "1t3t1/t5t/7/7/7/t1T3t/1tKT3 a 0";
+
+fn classes(moves: &str) -> Vec<String> {
+    let (ok, out, err) = review(
+        &[
+            "--variant",
+            "brandubh",
+            "--position",
+            GUARDED_CORNER,
+            "--depth",
+            "5",
+            "--json",
+        ],
+        moves,
+    );
+    assert!(ok, "{err}");
+    out.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter_map(|v| v["class"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn a_walk_into_a_loss_and_a_missed_win_at_their_ply() {
+    let walked = classes("f7-f1 c2-c7 b1-b5 c1-a1");
+    assert_eq!(walked[2..], ["blunder", "best"], "{walked:?}");
+    let missed = classes("f7-f1 c2-c7 b1-b5 c7-c2");
+    assert_eq!(missed[2..], ["blunder", "missed_win"], "{missed:?}");
+    for c in walked[..2].iter().chain(&missed[..2]) {
+        assert!(c != "blunder" && c != "missed_win", "{walked:?} {missed:?}");
+    }
+    let (ok, out, err) = review(
+        &[
+            "--variant",
+            "brandubh",
+            "--position",
+            GUARDED_CORNER,
+            "--depth",
+            "5",
+        ],
+        "f7-f1 c2-c7 b1-b5 c7-c2",
+    );
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[2].starts_with("  3. attackers b1-b5       ??"),
+        "{out}"
+    );
+    assert!(lines[3].contains("missed_win (best c1-a1 #1)"), "{out}");
+}

@@ -226,3 +226,35 @@ fn a_single_legal_move_is_answered_at_once() {
     assert_eq!(a.depth, 1);
     assert!(a.nodes < 100, "{}", a.nodes);
 }
+
+#[test]
+fn a_search_over_given_root_moves_scores_only_those() {
+    let v = Variant::by_id("brandubh").unwrap();
+    let game = Game::new(Position::start(v));
+    let stop = AtomicBool::new(false);
+    let mut engine = Searcher::new(4);
+    let full = engine.analyze(&game, &Limits::depth(4), 1, &stop);
+    let best = full.best_move.unwrap();
+    let other = game
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| m != best)
+        .unwrap();
+    // Right after the analysis, with its tables: the move asked for, to the depth
+    // asked for.
+    let alone = engine.analyze_moves(&game, &Limits::depth(4), &[other], &stop);
+    assert_eq!(alone.best_move, Some(other), "{alone:?}");
+    assert_eq!((alone.lines.len(), alone.depth), (1, 4), "{alone:?}");
+    // Two moves: both lines, best first.
+    let both = engine.analyze_moves(&game, &Limits::depth(3), &[other, best], &stop);
+    let mut moves: Vec<_> = both.lines.iter().map(|l| l.mv).collect();
+    moves.sort_by_key(|m| m.to_string());
+    let mut want = vec![best, other];
+    want.sort_by_key(|m| m.to_string());
+    assert_eq!(moves, want, "{both:?}");
+    // No legal move among those given: every move is searched.
+    let illegal: branan::rules::Move = "a1-a2".parse().unwrap();
+    let any = engine.analyze_moves(&game, &Limits::depth(2), &[illegal], &stop);
+    assert!(game.legal_moves().contains(any.best_move.unwrap()));
+}

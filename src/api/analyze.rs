@@ -446,6 +446,7 @@ pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<S
         analysis,
         want: p.want,
         limits: p.limits,
+        compared: None,
     })
 }
 

@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use moka::sync::Cache;
 
-use crate::rules::{AnyGame, Game, Word};
+use crate::review::Compared;
+use crate::rules::{AnyGame, Game, Move, Word};
 use crate::search::Analysis;
 
 /// What identifies an answer.
@@ -35,6 +36,8 @@ pub struct CacheKey {
     /// The strength level (10: full) and the seed of its choice (0 at level 10).
     pub level: u8,
     pub seed: u64,
+    /// The move a review scores in the same search (`None` for an analysis).
+    pub played: Option<Move>,
 }
 
 impl CacheKey {
@@ -57,7 +60,13 @@ impl CacheKey {
             exact: want.is_deterministic().then_some((want.depth, want.nodes)),
             level: crate::search::level::MAX_LEVEL,
             seed: 0,
+            played: None,
         }
+    }
+
+    /// The key of a review's search of the position, with `played` scored in it.
+    pub fn with_played(self, played: Option<Move>) -> CacheKey {
+        CacheKey { played, ..self }
     }
 
     /// The key of an answer at a strength level below full (which depends on the
@@ -95,6 +104,8 @@ pub struct Stored {
     pub want: Want,
     /// The limits the search ran with (after clamping).
     pub limits: crate::search::Limits,
+    /// The move a review asked about, scored in the same search.
+    pub compared: Option<Compared>,
 }
 
 impl Stored {

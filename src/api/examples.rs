@@ -2217,7 +2217,7 @@ pub fn review_short_game() -> Value {
     json!({
         "plies": [
             {
-                "accuracy": 33.2,
+                "accuracy": 39.6,
                 "after": {
                     "score": {
                         "cp": 101
@@ -2241,11 +2241,17 @@ pub fn review_short_game() -> Value {
                 "depth": 3,
                 "legal_moves": 40,
                 "move": "d7-f7",
+                "played": {
+                    "score": {
+                        "cp": 147
+                    },
+                    "win_chance": 0.107
+                },
                 "ply": 1,
                 "side": "attackers"
             },
             {
-                "accuracy": 38.7,
+                "accuracy": 39.1,
                 "after": {
                     "score": {
                         "cp": -248
@@ -2269,6 +2275,12 @@ pub fn review_short_game() -> Value {
                 "depth": 3,
                 "legal_moves": 24,
                 "move": "d5-e5",
+                "played": {
+                    "score": {
+                        "cp": -247
+                    },
+                    "win_chance": 0.703
+                },
                 "ply": 2,
                 "side": "defenders"
             },
@@ -2297,6 +2309,12 @@ pub fn review_short_game() -> Value {
                 "depth": 3,
                 "legal_moves": 43,
                 "move": "a4-a5",
+                "played": {
+                    "score": {
+                        "cp": 168
+                    },
+                    "win_chance": 0.135
+                },
                 "ply": 3,
                 "side": "attackers"
             },
@@ -2325,13 +2343,19 @@ pub fn review_short_game() -> Value {
                 "depth": 3,
                 "legal_moves": 23,
                 "move": "e5-e7",
+                "played": {
+                    "score": {
+                        "cp": -168
+                    },
+                    "win_chance": 0.865
+                },
                 "ply": 4,
                 "side": "defenders"
             }
         ],
         "summary": {
             "attackers": {
-                "accuracy": 42.4,
+                "accuracy": 45.6,
                 "counts": {
                     "best": 0,
                     "blunder": 2,
@@ -2345,7 +2369,7 @@ pub fn review_short_game() -> Value {
             },
             "cached": 0,
             "defenders": {
-                "accuracy": 69.3,
+                "accuracy": 69.6,
                 "counts": {
                     "best": 1,
                     "blunder": 1,
@@ -2357,7 +2381,7 @@ pub fn review_short_game() -> Value {
                 },
                 "moves": 2
             },
-            "elapsed_ms": 39,
+            "elapsed_ms": 22,
             "engine": {
                 "name": "branan",
                 "version": "0.1.0"
@@ -2417,6 +2441,12 @@ pub fn review_missed_win() -> Value {
                 "depth": 1,
                 "legal_moves": 16,
                 "move": "g4-g5",
+                "played": {
+                    "score": {
+                        "win": -2
+                    },
+                    "win_chance": 0.0
+                },
                 "ply": 1,
                 "side": "defenders"
             },
@@ -2445,6 +2475,12 @@ pub fn review_missed_win() -> Value {
                 "depth": 1,
                 "legal_moves": 19,
                 "move": "c2-a2",
+                "played": {
+                    "score": {
+                        "win": 1
+                    },
+                    "win_chance": 1.0
+                },
                 "ply": 2,
                 "side": "attackers"
             }
@@ -2477,7 +2513,7 @@ pub fn review_missed_win() -> Value {
                 },
                 "moves": 1
             },
-            "elapsed_ms": 0,
+            "elapsed_ms": 3,
             "engine": {
                 "name": "branan",
                 "version": "0.1.0"

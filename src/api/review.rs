@@ -21,18 +21,18 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::api::AppState;
-use crate::api::analyze::{ENGINE, EngineDto, LimitsDto, Prepared, ScoreDto, run};
-use crate::api::cache::{AnalysisCache, CacheKey, Want};
+use crate::api::analyze::{ENGINE, EngineDto, LimitsDto, ScoreDto};
+use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
 use crate::api::config::ServerConfig;
 use crate::api::dto::{SideDto, StatusDto, position_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
+use crate::api::game::{Limits as GameLimits, build_game, resolve_rules};
 use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::review::Review;
-use crate::review::{Class, PlyReview, ReviewError, Reviewer, SideSummary};
+use crate::review::{Class, PlyReview, ReviewError, Reviewer, Searched, SideSummary, same_root};
 use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Wide, Word};
 use crate::search::Searcher;
 use crate::search::{self, Score};
@@ -126,6 +126,12 @@ pub struct PlyDto {
     /// The engine's best move in the position, and its value.
     pub best_move: String,
     pub best: EvalDto,
+    /// The move played's value in the search of the position before it, at the
+    /// same depth as the best move's (for the best move, `best`): the class and
+    /// the accuracy compare `best` with it. (`after` is read from the search of
+    /// the position after the move, which may differ from it by a few centipawns
+    /// when the move was sound.)
+    pub played: EvalDto,
     /// `best`, `good`, `inaccuracy`, `mistake`, `blunder`, `missed_win` or
     /// `forced` (the only legal move).
     #[schema(example = "inaccuracy")]
@@ -148,6 +154,7 @@ impl PlyDto {
             after: EvalDto::of(p.after, p.after_chance),
             best_move: p.best_move.to_string(),
             best: EvalDto::of(p.best, p.best_chance),
+            played: EvalDto::of(p.played_score, p.played_chance),
             class: p.class.name().to_owned(),
             accuracy: round(p.accuracy, 1),
             legal_moves: p.legal_moves,
@@ -491,16 +498,22 @@ impl ReviewRun {
         stop: &AtomicBool,
     ) -> Result<Option<PlyDto>, ReviewError> {
         let plan = &self.plan;
-        let (analysis, hit) = with_word!(&self.reviewer, AnyReviewer, r => {
+        let (searched, hit) = with_word!(&self.reviewer, AnyReviewer, r => {
             let Some(game) = r.next_position() else {
                 return Ok(None);
             };
-            let key = CacheKey::of_game(game, 1, &plan.want).with_level(plan.level, 0);
-            analyse(plan, AnyGame::from(game.clone()), key, searcher, cache, stop)?
+            let played = r.next_move();
+            // The position after the last move has the key of `POST /v1/analyze`
+            // (its search is the same); the others have their own, with the move
+            // played.
+            let key = CacheKey::of_game(game, 1, &plan.want)
+                .with_level(plan.level, 0)
+                .with_played(played);
+            analyse(plan, AnyGame::from(game.clone()), played, key, searcher, cache, stop)?
         });
         self.positions += 1;
         self.cached += usize::from(hit);
-        with_word!(&mut self.reviewer, AnyReviewer, r => Ok(r.feed(analysis)?.map(PlyDto::of)))
+        with_word!(&mut self.reviewer, AnyReviewer, r => Ok(r.feed(searched)?.map(PlyDto::of)))
     }
 
     /// The review's totals (after the last position: those of the whole game).
@@ -578,44 +591,65 @@ impl ReviewTotals {
     }
 }
 
-/// Analyses one position of a review (through `cache` when there is one): the
-/// analysis, and whether the cache answered it.
+/// Searches one position of a review, with `played` (the move made there) scored
+/// in the same search, through `cache` when there is one: the search, and whether
+/// the cache answered it.
 fn analyse(
     plan: &ReviewPlan,
     game: AnyGame,
+    played: Option<Move>,
     key: CacheKey,
     searcher: &mut Searcher,
     cache: Option<&AnalysisCache>,
     stop: &AtomicBool,
-) -> Result<(search::Analysis, bool), ReviewError> {
+) -> Result<(Searched, bool), ReviewError> {
     if stop.load(Ordering::Relaxed) {
         return Err(ReviewError::Stopped);
     }
-    let prepared = Prepared {
-        built: BuiltGame {
-            variant: plan.variant,
-            start: plan.start,
-            game,
-        },
-        limits: plan.limits,
-        want: plan.want,
-        multipv: 1,
-        level: plan.level,
-        seed: 0,
-    };
-    Ok(match cache {
+    let mut compute = || search_position(plan, &game, played, searcher, stop);
+    let (stored, hit) = match cache {
         Some(cache) => {
             let (stored, hit) = cache
-                .get_or_compute(key, plan.want, || run(&prepared, searcher, stop))
+                .get_or_compute(key, plan.want, compute)
                 .ok_or(ReviewError::Stopped)?;
-            (stored.analysis.clone(), hit)
+            (Stored::clone(&stored), hit)
         }
-        None => (
-            run(&prepared, searcher, stop)
-                .ok_or(ReviewError::Stopped)?
-                .analysis,
-            false,
-        ),
+        None => (compute().ok_or(ReviewError::Stopped)?, false),
+    };
+    Ok((
+        Searched {
+            analysis: stored.analysis,
+            compared: stored.compared,
+        },
+        hit,
+    ))
+}
+
+/// Searches a position of a checked review, with `played` scored in the same
+/// search; stored as `POST /v1/analyze` stores an analysis at the review's level
+/// (`None` when `stop` was raised).
+fn search_position(
+    plan: &ReviewPlan,
+    game: &AnyGame,
+    played: Option<Move>,
+    searcher: &mut Searcher,
+    stop: &AtomicBool,
+) -> Option<Stored> {
+    let (limits, multipv) = search::level::limits(plan.level, &plan.limits, 1);
+    let Searched {
+        mut analysis,
+        compared,
+    } = with_word!(game, AnyGame, g => same_root::search(searcher, g, played, &limits, multipv, stop));
+    search::level::apply(&mut analysis, plan.level, 0);
+    analysis.lines.truncate(1);
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(Stored {
+        analysis,
+        want: plan.want,
+        limits: plan.limits,
+        compared,
     })
 }
 
@@ -704,7 +738,7 @@ fn pool_closed() -> Problem {
     .problem()
 }
 
-const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7\",\"before\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"after\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"best_move\":\"d2-f2\",\"best\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"class\":\"good\",\"accuracy\":82.5,\"legal_moves\":40,\"depth\":3}\n{\"summary\":{\"variant\":\"brandubh\",\"...\":\"...\"}}\n";
+const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7\",\"before\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"after\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"best_move\":\"d2-f2\",\"best\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"played\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"class\":\"good\",\"accuracy\":82.5,\"legal_moves\":40,\"depth\":3}\n{\"summary\":{\"variant\":\"brandubh\",\"...\":\"...\"}}\n";
 
 /// Review a whole game
 ///
@@ -723,7 +757,10 @@ const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7
 /// (0.05 or more), else `good`. A move's accuracy is `100 exp(-4 drop)`.
 ///
 /// Each position is searched once (`time_ms` per position, default 200, or
-/// `depth`), through the evaluation cache of `POST /v1/analyze`. With
+/// `depth`), through the evaluation cache, and the move played there is judged
+/// in that search: when it is not the best move, the same root is searched again
+/// over it alone, to the best move's depth with the same table (`played`), and the
+/// class compares `best` with `played`. With
 /// `Accept: application/x-ndjson` the plies stream as one JSON object per line as
 /// they are judged, then a last line `{"summary": {...}}` (a problem object instead
 /// when the review could not finish). Limits: at most 300 plies and a total of

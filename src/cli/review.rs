@@ -65,8 +65,8 @@ fn ply_line(p: &PlyDto) -> String {
         side,
         p.mv,
         mark,
-        eval_text(&p.after),
-        p.after.win_chance * 100.0,
+        eval_text(&p.played),
+        p.played.win_chance * 100.0,
         p.class
     );
     if p.best_move != p.mv {

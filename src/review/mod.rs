@@ -2,14 +2,16 @@
 //! with scores as win chances fitted per preset ([`win_chance`]), a class per move
 //! and an accuracy per side ([`classify`]).
 //!
-//! One search per position: the analysis of the position after ply n is the "after"
-//! of ply n and the "before" of ply n + 1. The caller says how a position is
-//! analysed (a fresh engine, or a cache in front of one), so the review itself
-//! knows neither the limits nor the HTTP service.
+//! One search per position: a move is judged inside the search of the position
+//! before it, where the best move and the move played are scored from the same
+//! root at the same depth ([`same_root`]); the analysis of the position after ply n
+//! gives the value shown after ply n and before ply n + 1. The caller says how a
+//! position is searched (a fresh engine, or a cache in front of one), so the review
+//! itself knows neither the limits nor the HTTP service.
 //!
 //! ```
 //! use branan::rules::{Game, Move, Position, Variant};
-//! use branan::review::{Class, review};
+//! use branan::review::{Class, review, same_root};
 //! use branan::search::{Limits, Searcher};
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -20,19 +22,27 @@
 //! let moves: Vec<Move> = ["g4-g5"].iter().map(|m| m.parse().unwrap()).collect();
 //! let mut engine = Searcher::default();
 //! let stop = AtomicBool::new(false);
-//! let r = review(start, &moves, |g: &Game| Some(engine.analyze(g, &Limits::depth(3), 1, &stop)), |_| {})
-//!     .unwrap();
+//! let limits = Limits::depth(3);
+//! let r = review(
+//!     start,
+//!     &moves,
+//!     |g: &Game, played| Some(same_root::search(&mut engine, g, played, &limits, 1, &stop)),
+//!     |_| {},
+//! )
+//! .unwrap();
 //! assert_eq!(r.plies[0].class, Class::MissedWin);
 //! ```
 
 pub mod classify;
 pub mod fit;
+pub mod same_root;
 pub mod win_chance;
 
 use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant, Word};
 use crate::search::{Analysis, Score};
 
 pub use classify::{Class, Judged};
+pub use same_root::{Compared, Searched};
 pub use win_chance::{win_chance, win_chance_to_move};
 
 /// One move of the game, judged.
@@ -51,11 +61,16 @@ pub struct PlyReview {
     pub best: Score,
     /// The score after the move played, from the mover's point of view, counting
     /// plies from the position before it (a move that wins at once is `Win(1)`, one
-    /// that ends the game in a draw `Cp(0)`).
+    /// that ends the game in a draw `Cp(0)`), from the search of that position.
     pub after: Score,
-    /// The win chances of `best` and `after`.
+    /// The move played's score in the search of the position before it, at the
+    /// same depth as the best move's (`best` for the best move): the class and the
+    /// accuracy compare the two.
+    pub played_score: Score,
+    /// The win chances of `best`, `after` and `played_score`.
     pub best_chance: f64,
     pub after_chance: f64,
+    pub played_chance: f64,
     pub class: Class,
     /// The move's accuracy, 0 to 100.
     pub accuracy: f64,
@@ -166,8 +181,8 @@ pub struct Reviewer<W: Word = u128> {
     /// The game up to the position to analyse next (after the whole game once
     /// every position has been analysed).
     game: Game<W>,
-    /// The analysis of the position before the last move played into `game`.
-    current: Option<Analysis>,
+    /// The search of the position before the last move played into `game`.
+    current: Option<Searched>,
     /// Who made the last move played into `game`, and the legal moves they had.
     mover: Side,
     legal_moves: usize,
@@ -215,15 +230,27 @@ impl<W: Word> Reviewer<W> {
         (!self.done).then_some(&self.game)
     }
 
+    /// The move played in [`Reviewer::next_position`], to be scored in its search
+    /// (`None` for the position after the last move).
+    pub fn next_move(&self) -> Option<Move> {
+        if self.done {
+            return None;
+        }
+        self.moves
+            .get(self.plies.len() + usize::from(self.current.is_some()))
+            .copied()
+    }
+
     /// The plies judged so far.
     pub fn plies(&self) -> &[PlyReview] {
         &self.plies
     }
 
-    /// Takes the analysis of [`Reviewer::next_position`]; answers the ply it
-    /// completes (none for the first position, which only has an "after" once
-    /// the next one is analysed).
-    pub fn feed(&mut self, next: Analysis) -> Result<Option<&PlyReview>, ReviewError> {
+    /// Takes the search of [`Reviewer::next_position`] (with
+    /// [`Reviewer::next_move`] scored in it); answers the ply it completes (none
+    /// for the first position, which only has an "after" once the next one is
+    /// searched).
+    pub fn feed(&mut self, next: Searched) -> Result<Option<&PlyReview>, ReviewError> {
         if self.done {
             return Ok(None);
         }
@@ -261,21 +288,32 @@ impl<W: Word> Reviewer<W> {
         })
     }
 
-    /// Judges the last move played into `game`, from the analyses of the positions
-    /// before and after it.
-    fn judge(&self, current: &Analysis, next: &Analysis) -> PlyReview {
+    /// Judges the last move played into `game`: within the search of the position
+    /// before it, against the best move at the same depth; the value after it is
+    /// read from the search of the position after it.
+    fn judge(&self, current: &Searched, next: &Searched) -> PlyReview {
         let i = self.plies.len();
         let mv = self.moves[i];
         let mover = self.mover;
-        let (best_move, best) = best_line(current).unwrap_or((mv, Score::Cp(0)));
-        let after = mover_view(next, self.game.outcome(), mover);
+        let (best_move, best) = best_line(&current.analysis).unwrap_or((mv, Score::Cp(0)));
+        let after = mover_view(&next.analysis, self.game.outcome(), mover);
+        let is_best = best_move == mv;
+        // The same-root comparison; without one (the best move, or a played move
+        // whose own search completed no depth), the best line against the value
+        // after the move.
+        let (best_judged, played_score) = match current.compared {
+            Some(c) if !is_best && c.played == mv => (c.best, c.score),
+            _ if is_best => (best, best),
+            _ => (best, after),
+        };
+        let chance = |s: Score| win_chance(self.variant, mover, s);
         let judged = Judged {
             legal_moves: self.legal_moves,
-            is_best: best_move == mv,
-            best,
-            best_chance: win_chance(self.variant, mover, best),
-            after,
-            after_chance: win_chance(self.variant, mover, after),
+            is_best,
+            best: best_judged,
+            best_chance: chance(best_judged),
+            after: played_score,
+            after_chance: chance(played_score),
         };
         PlyReview {
             ply: i + 1,
@@ -285,12 +323,14 @@ impl<W: Word> Reviewer<W> {
             best_move,
             best,
             after,
-            best_chance: judged.best_chance,
-            after_chance: judged.after_chance,
+            played_score,
+            best_chance: chance(best),
+            after_chance: chance(after),
+            played_chance: judged.after_chance,
             class: judged.class(),
             accuracy: judged.accuracy(),
-            depth: current.depth,
-            depth_after: next.depth,
+            depth: current.analysis.depth,
+            depth_after: next.analysis.depth,
         }
     }
 
@@ -300,7 +340,9 @@ impl<W: Word> Reviewer<W> {
         let game = self.game;
         let final_score = match (&self.current, game.outcome()) {
             (_, Some(_)) | (None, _) => Score::Cp(0),
-            (Some(current), None) => best_line(current).map_or(current.score, |(_, s)| s),
+            (Some(current), None) => {
+                best_line(&current.analysis).map_or(current.analysis.score, |(_, s)| s)
+            }
         };
         Review {
             plies: self.plies,
@@ -313,18 +355,20 @@ impl<W: Word> Reviewer<W> {
     }
 }
 
-/// Reviews the game of `moves` played from `start`. `analyse` analyses a game's
-/// current position (with repetition judged over its history) and answers `None`
-/// to stop the review; `on_ply` sees each ply as soon as it is judged.
+/// Reviews the game of `moves` played from `start`. `analyse` searches a game's
+/// current position (with repetition judged over its history) and scores the move
+/// played there, if any, in the same search (see [`same_root::search`]); it answers
+/// `None` to stop the review. `on_ply` sees each ply as soon as it is judged.
 pub fn review<W: Word>(
     start: Position<W>,
     moves: &[Move],
-    mut analyse: impl FnMut(&Game<W>) -> Option<Analysis>,
+    mut analyse: impl FnMut(&Game<W>, Option<Move>) -> Option<Searched>,
     mut on_ply: impl FnMut(&PlyReview),
 ) -> Result<Review<W>, ReviewError> {
     let mut reviewer = Reviewer::new(start, moves)?;
     while let Some(game) = reviewer.next_position() {
-        let analysis = analyse(game).ok_or(ReviewError::Stopped)?;
+        let played = reviewer.next_move();
+        let analysis = analyse(game, played).ok_or(ReviewError::Stopped)?;
         if let Some(ply) = reviewer.feed(analysis)? {
             on_ply(ply);
         }

@@ -17,7 +17,16 @@ fn run(variant: &str, position: &str, list: &[&str]) -> Review {
     review(
         start,
         &moves(list),
-        |g| Some(engine.analyze(g, &Limits::depth(5), 1, &stop)),
+        |g, played| {
+            Some(same_root::search(
+                &mut engine,
+                g,
+                played,
+                &Limits::depth(5),
+                1,
+                &stop,
+            ))
+        },
         |_| {},
     )
     .unwrap()
@@ -102,14 +111,26 @@ fn one_search_per_position_and_each_ply_seen_in_order() {
     let r = review(
         Position::start(v),
         &list,
-        |g| {
-            searched.push(g.moves().len());
-            Some(engine.analyze(g, &Limits::depth(2), 1, &stop))
+        |g, played| {
+            searched.push((g.moves().len(), played));
+            Some(same_root::search(
+                &mut engine,
+                g,
+                played,
+                &Limits::depth(2),
+                1,
+                &stop,
+            ))
         },
         |p| seen.push(p.ply),
     )
     .unwrap();
-    assert_eq!(searched, [0, 1, 2, 3]);
+    let played: Vec<_> = list.iter().copied().map(Some).chain([None]).collect();
+    assert_eq!(
+        searched,
+        (0..4).zip(played).collect::<Vec<_>>(),
+        "each position searched once, with the move played there"
+    );
     assert_eq!(seen, [1, 2, 3]);
     assert_eq!(r.plies.len(), 3);
     assert_eq!((r.attackers.moves, r.defenders.moves), (2, 1));
@@ -130,7 +151,7 @@ fn an_illegal_move_names_its_ply_before_any_search() {
     let e = review(
         Position::start(v),
         &moves(&["d7-f7", "d7-d6"]),
-        |_| {
+        |_, _| {
             searches += 1;
             None
         },
@@ -141,6 +162,80 @@ fn an_illegal_move_names_its_ply_before_any_search() {
     assert!(e.to_string().starts_with("ply 2 (d7-d6)"), "{e}");
     assert_eq!(searches, 0);
     // A stopped analysis stops the review.
-    let e = review(Position::start(v), &moves(&["d7-f7"]), |_| None, |_| {}).unwrap_err();
+    let e = review(Position::start(v), &moves(&["d7-f7"]), |_, _| None, |_| {}).unwrap_err();
     assert_eq!(e, ReviewError::Stopped);
+}
+
+// Brandubh: attackers guard the four corners; the king on c1 waits behind the guard
+// on b1, which leaves at ply 3 (the king can slide to a1 next).
+const GUARDED_CORNER: &str = "1t3t1/t5t/7/7/7/t1T3t/1tKT3 a 0";
+
+#[test]
+fn a_walk_into_a_loss_is_judged_in_the_search_before_it() {
+    let r = run(
+        "brandubh",
+        GUARDED_CORNER,
+        &["f7-f1", "c2-c7", "b1-b5", "c1-a1"],
+    );
+    let classes: Vec<Class> = r.plies.iter().map(|p| p.class).collect();
+    assert_eq!(classes[2..], [Class::Blunder, Class::Best], "{:?}", r.plies);
+    assert_eq!(r.attackers.count(Class::Blunder), 1, "{:?}", r.plies);
+    let p = &r.plies[2];
+    // Scored in the same search as the best move: it loses in two plies there.
+    assert_eq!(p.played_score, Score::Win(-2), "{p:?}");
+    assert!(matches!(p.best, Score::Cp(_)), "{p:?}");
+    assert_eq!(p.played_chance, 0.0);
+}
+
+#[test]
+fn a_missed_win_in_one_is_judged_at_its_ply() {
+    let r = run(
+        "brandubh",
+        GUARDED_CORNER,
+        &["f7-f1", "c2-c7", "b1-b5", "c7-c2"],
+    );
+    let p = &r.plies[3];
+    assert_eq!(
+        (p.class, p.best),
+        (Class::MissedWin, Score::Win(1)),
+        "{p:?}"
+    );
+    assert!(matches!(p.played_score, Score::Cp(_)), "{p:?}");
+    assert_eq!(r.defenders.count(Class::MissedWin), 1);
+    assert_eq!(r.plies[2].class, Class::Blunder);
+    assert_eq!(r.plies[2].class, Class::Blunder);
+    // A move that keeps a slower forced win is no missed win.
+    let slower = run(
+        "brandubh",
+        GUARDED_CORNER,
+        &["f7-f1", "c2-c7", "b1-b5", "c7-c6"],
+    );
+    let p = &slower.plies[3];
+    assert!(matches!(p.played_score, Score::Win(n) if n > 1), "{p:?}");
+    assert_eq!(p.class, Class::Good, "{p:?}");
+}
+
+#[test]
+fn the_played_move_is_scored_at_the_depth_of_the_best_line() {
+    let v = Variant::by_id("brandubh").unwrap();
+    let game = Game::new(Position::start(v));
+    let mut engine = Searcher::new(4);
+    let stop = AtomicBool::new(false);
+    let played: Move = "d7-f7".parse().unwrap();
+    let s = same_root::search(
+        &mut engine,
+        &game,
+        Some(played),
+        &Limits::depth(4),
+        1,
+        &stop,
+    );
+    let c = s.compared.expect("d7-f7 is not the best move at depth 4");
+    assert_eq!(s.analysis.depth, 4);
+    assert_eq!((c.played, c.depth), (played, 4));
+    assert_eq!(c.best, s.analysis.score);
+    // The best move, or no move played: nothing to compare.
+    let best = s.analysis.best_move;
+    let again = same_root::search(&mut engine, &game, best, &Limits::depth(4), 1, &stop);
+    assert_eq!(again.compared, None);
 }

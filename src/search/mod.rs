@@ -168,7 +168,40 @@ impl Searcher {
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
+        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+    ) -> Analysis {
+        self.tt.new_search();
+        self.heur.clear();
+        self.search(game, limits, multipv, stop, listener, None)
+    }
+
+    /// Searches the game's position again over `moves` only (UCI's
+    /// `searchmoves`; moves that are not legal there are left out, and with none
+    /// legal every move is searched), keeping the tables of the analysis before:
+    /// called right after [`Searcher::analyze_with`] of the same game, the scores
+    /// of these moves come from the same search, and so compare with that
+    /// analysis's lines at the same depth. Its result depends on that earlier
+    /// analysis, as well as on its own limits.
+    pub fn analyze_moves<W: Word>(
+        &mut self,
+        game: &Game<W>,
+        limits: &Limits,
+        moves: &[Move],
+        stop: &AtomicBool,
+    ) -> Analysis {
+        self.search(game, limits, moves.len(), stop, None, Some(moves))
+    }
+
+    /// The iterative deepening of the game's position, over `only` of its moves
+    /// when given, with the tables as they are.
+    fn search<W: Word>(
+        &mut self,
+        game: &Game<W>,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
         mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+        only: Option<&[Move]>,
     ) -> Analysis {
         // A 7x7 game held in a wider word is searched in the 64-bit word of its
         // board: node for node the same search (the same keys), on a word a
@@ -191,9 +224,21 @@ impl Searcher {
             };
         }
         let root_moves = pos.legal_moves();
-        let multipv = multipv.clamp(1, MAX_MULTIPV).min(root_moves.len());
-        self.tt.new_search();
-        self.heur.clear();
+        // The moves left out of the search, as if already searched for earlier lines.
+        let mut left_out: Vec<Move> = match only {
+            Some(only) => root_moves
+                .iter()
+                .copied()
+                .filter(|m| !only.contains(m))
+                .collect(),
+            None => Vec::new(),
+        };
+        if left_out.len() == root_moves.len() {
+            left_out.clear();
+        }
+        let multipv = multipv
+            .clamp(1, MAX_MULTIPV)
+            .min(root_moves.len() - left_out.len());
         let mut search = Search::new(
             &mut self.tt,
             &mut self.heur,
@@ -216,7 +261,7 @@ impl Searcher {
                 break;
             }
             let mut lines: Vec<RootResult> = Vec::new();
-            let mut excluded: Vec<Move> = Vec::new();
+            let mut excluded = left_out.clone();
             for i in 0..multipv {
                 let prev = completed.get(i).and_then(|l| l.pv.first().copied());
                 let result = search.root(&pos, depth as i32, &excluded, prev);
@@ -264,9 +309,10 @@ impl Searcher {
         }
         if completed.is_empty() {
             // Stopped before the first move was searched: any legal move.
+            let first = root_moves.iter().copied().find(|m| !left_out.contains(m));
             completed.push(RootResult {
                 score: search.eval.eval(&pos),
-                pv: vec![root_moves[0]],
+                pv: vec![first.unwrap_or(root_moves[0])],
             });
         }
         let lines = to_lines(&completed);
