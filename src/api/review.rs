@@ -635,7 +635,7 @@ fn search_position(
     searcher: &mut Searcher,
     stop: &AtomicBool,
 ) -> Option<Stored> {
-    let (limits, multipv) = search::level::limits(plan.level, &plan.limits, 1);
+    let (limits, multipv) = search::level::limits(plan.level, game.size(), &plan.limits, 1);
     let Searched {
         mut analysis,
         compared,
