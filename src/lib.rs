@@ -1,6 +1,6 @@
 //! branan: a tafl analysis service.
 //!
-//! - [`rules`]: the game (five presets, notation, moves, captures, game end, perft).
+//! - [`rules`]: the game (the presets and rule sets of any size from 7x7 to 13x13, notation, moves, captures, game end, perft).
 //! - [`search`]: the engine (best move from a time-limited search).
 //! - [`render`]: board pictures (SVG) of a position.
 //! - [`review`]: whole-game review (classes, accuracy, win chances).
