@@ -681,7 +681,7 @@ fn movement_of(b: u8, size: u8) -> Movement {
     if bit(7) {
         let mut squares = SquareSet::EMPTY;
         squares.insert(Square::new(1, 1));
-        squares.insert(Square::new(mid, mid));
+        squares.insert(Square::new(mid % 13, mid % 13));
         m.defender_forts = Fortress {
             squares,
             stoppable: Hostility::ALL,
