@@ -207,7 +207,7 @@ impl Searcher {
         // board: node for node the same search (the same keys), on a word a
         // third the width.
         if let Some(small) = game.in_small_word() {
-            return self.analyze_with(&small, limits, multipv, stop, listener);
+            return self.search(&small, limits, multipv, stop, listener, only);
         }
         let clock = Clock::new(limits, stop);
         let pos = *game.position();
