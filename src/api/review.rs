@@ -33,7 +33,7 @@ use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::review::Review;
 use crate::review::{Class, PlyReview, ReviewError, Reviewer, Searched, SideSummary, same_root};
-use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Wide, Word};
+use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Word};
 use crate::search::Searcher;
 use crate::search::{self, Score};
 use crate::with_word;
@@ -544,30 +544,10 @@ impl ReviewRun {
     }
 }
 
-/// A review in progress, in the word of its board.
-#[derive(Debug)]
-enum AnyReviewer {
-    Small(Reviewer<u64>),
-    Narrow(Reviewer),
-    Wide(Reviewer<Wide>),
-}
-
-impl From<Reviewer<u64>> for AnyReviewer {
-    fn from(r: Reviewer<u64>) -> AnyReviewer {
-        AnyReviewer::Small(r)
-    }
-}
-
-impl From<Reviewer> for AnyReviewer {
-    fn from(r: Reviewer) -> AnyReviewer {
-        AnyReviewer::Narrow(r)
-    }
-}
-
-impl From<Reviewer<Wide>> for AnyReviewer {
-    fn from(r: Reviewer<Wide>) -> AnyReviewer {
-        AnyReviewer::Wide(r)
-    }
+crate::any_word_enum! {
+    /// A review in progress, in the word of its board.
+    #[derive(Debug)]
+    enum AnyReviewer of Reviewer
 }
 
 /// What the summary reads of a finished review, whatever its board.

@@ -11,7 +11,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::ruleset::AnyVariant;
 use super::variant::Variant;
-use super::word::{Wide, Word};
+use super::word::Word;
 
 /// Runs `$body` with `$x` bound to the inner value of `$value`, one of the
 /// enums over the words ([`AnyVariant`](crate::rules::AnyVariant),
@@ -37,56 +37,51 @@ macro_rules! with_word {
     };
 }
 
-/// A position on any board: a `u128` word up to 11x11, [`Wide`] on 13x13.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnyPosition {
-    Small(Position<u64>),
-    Narrow(Position),
-    Wide(Position<Wide>),
+/// Declares an enum with one arm per word (`Small(T<u64>)`, `Narrow(T<u128>)`,
+/// `Wide(T<Wide>)`) of a type `T` generic over the word, and `From` each of
+/// them, for [`with_word!`](crate::with_word) to match on.
+#[macro_export]
+macro_rules! any_word_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident of $inner:ident) => {
+        $(#[$meta])*
+        $vis enum $name {
+            Small($inner<u64>),
+            Narrow($inner<u128>),
+            Wide($inner<$crate::rules::Wide>),
+        }
+
+        impl From<$inner<u64>> for $name {
+            fn from(x: $inner<u64>) -> $name {
+                $name::Small(x)
+            }
+        }
+
+        impl From<$inner<u128>> for $name {
+            fn from(x: $inner<u128>) -> $name {
+                $name::Narrow(x)
+            }
+        }
+
+        impl From<$inner<$crate::rules::Wide>> for $name {
+            fn from(x: $inner<$crate::rules::Wide>) -> $name {
+                $name::Wide(x)
+            }
+        }
+    };
 }
 
-/// A game on any board: a `u128` word up to 11x11, [`Wide`] on 13x13.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    Small(Game<u64>),
-    Narrow(Game),
-    Wide(Game<Wide>),
+crate::any_word_enum! {
+    /// A position on any board: a `u64` word on 7x7, `u128` up to 11x11,
+    /// [`Wide`](super::Wide) on 13x13.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum AnyPosition of Position
 }
 
-impl From<Position> for AnyPosition {
-    fn from(p: Position) -> AnyPosition {
-        AnyPosition::Narrow(p)
-    }
-}
-
-impl From<Position<u64>> for AnyPosition {
-    fn from(p: Position<u64>) -> AnyPosition {
-        AnyPosition::Small(p)
-    }
-}
-
-impl From<Game<u64>> for AnyGame {
-    fn from(g: Game<u64>) -> AnyGame {
-        AnyGame::Small(g)
-    }
-}
-
-impl From<Position<Wide>> for AnyPosition {
-    fn from(p: Position<Wide>) -> AnyPosition {
-        AnyPosition::Wide(p)
-    }
-}
-
-impl From<Game> for AnyGame {
-    fn from(g: Game) -> AnyGame {
-        AnyGame::Narrow(g)
-    }
-}
-
-impl From<Game<Wide>> for AnyGame {
-    fn from(g: Game<Wide>) -> AnyGame {
-        AnyGame::Wide(g)
-    }
+crate::any_word_enum! {
+    /// A game on any board: a `u64` word on 7x7, `u128` up to 11x11, [`Wide`](super::Wide)
+    /// on 13x13.
+    #[derive(Clone, Debug)]
+    pub enum AnyGame of Game
 }
 
 impl std::fmt::Display for AnyPosition {

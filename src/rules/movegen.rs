@@ -145,18 +145,38 @@ impl<W: Word> Position<W> {
     /// west of it. Cheaper than [`Position::generate_moves_for`] when the targets
     /// are few.
     #[inline(always)]
-    pub fn generate_moves_to(&self, targets: Targets<W>, mut f: impl FnMut(Move, Direction)) {
+    pub fn generate_moves_to(&self, targets: Targets<W>, f: impl FnMut(Move, Direction)) {
         let v = self.variant;
         if v.special_moves {
-            return self.special_generate_to(targets, f);
+            // Every stop is checked square by square by the movement rules.
+            return self.moves_to_where(targets.soldiers.0, targets.king.0, f, |from, to| {
+                self.special_can_move(from, to)
+            });
         }
-        let r = v.tables.rays;
+        let (soldier_stops, king_stops) = stops(v);
+        self.moves_to_where(
+            soldier_stops & targets.soldiers.0,
+            king_stops & targets.king.0,
+            f,
+            |_, _| true,
+        );
+    }
+
+    /// The moves of the side to move onto `soldier_keep` (soldiers) and
+    /// `king_keep` (the king) that `accept(from, to)` lets through, each found
+    /// by looking back from its empty target along the four lines.
+    #[inline(always)]
+    pub(crate) fn moves_to_where(
+        &self,
+        soldier_keep: W,
+        king_keep: W,
+        mut f: impl FnMut(Move, Direction),
+        accept: impl Fn(usize, usize) -> bool,
+    ) {
+        let r = self.variant.tables.rays;
         let occ = self.occupied().0;
         let own = self.pieces(self.turn).0;
         let king = self.king.0;
-        let (soldier_stops, king_stops) = stops(v);
-        let soldier_keep = soldier_stops & targets.soldiers.0;
-        let king_keep = king_stops & targets.king.0;
         let mut to = (soldier_keep | king_keep) & !occ;
         while !to.is_zero() {
             let t = to.trailing_zeros() as usize;
@@ -173,7 +193,7 @@ impl<W: Word> Position<W> {
                 } else {
                     soldier_keep
                 };
-                if keep.has(t as u32) {
+                if keep.has(t as u32) && accept(from, t) {
                     f(
                         Move {
                             from: W::square(from as u32),

@@ -752,15 +752,7 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         KingCapture::Middleweight => s.push_str(" ks:m"),
         KingCapture::FourSides | KingCapture::ThroneFour => {}
     }
-    let m = rules
-        .movement
-        .normalized(rules.size, rules.escape, rules.squares.throne);
-    let squares = rules.squares.normalized_with(
-        rules.escape,
-        rules.king_capture,
-        f.king_anvil(),
-        m.throne_stoppable.attackers,
-    );
+    let (m, squares) = rules.played_movement_and_squares();
     if !squares.throne {
         s.push_str(" cen:");
     } else {

@@ -66,7 +66,7 @@ pub struct RuleSet {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleSetError {
     #[error(
-        "board_size: a {size}x{size} board is not supported yet (branan plays 7x7, 9x9 and 11x11; 13x13 needs a wider board)"
+        "board_size: a {size}x{size} board is held in a wider word than this variant's: build it with `build_any`"
     )]
     SizeNotYet { size: u8 },
     #[error(
@@ -246,15 +246,7 @@ impl RuleSet {
         // The throne and the corners are written only where they differ from the
         // classic ones, so that the rules ids of the rule sets that were written
         // before these switches existed stay as they were.
-        let movement = self
-            .movement
-            .normalized(self.size, self.escape, self.squares.throne);
-        let squares = self.squares.normalized_with(
-            self.escape,
-            self.king_capture,
-            f.king_anvil(),
-            movement.throne_stoppable.attackers,
-        );
+        let (movement, squares) = self.played_movement_and_squares();
         if squares != SpecialSquares::classic(self.king_capture, f.king_anvil()) {
             let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
             let _ = write!(
@@ -392,16 +384,31 @@ impl RuleSet {
         Ok(())
     }
 
+    /// The movement rules and the special squares as the built variant plays
+    /// them (normalized for the board, its escape and its king).
+    pub(crate) fn played_movement_and_squares(&self) -> (Movement, SpecialSquares) {
+        let movement = self
+            .movement
+            .normalized(self.size, self.escape, self.squares.throne);
+        let squares = self.squares.normalized_with(
+            self.escape,
+            self.king_capture,
+            self.features.king_anvil(),
+            movement.throne_stoppable.attackers,
+        );
+        (movement, squares)
+    }
+
     /// Validates and returns the variant: the preset itself when the rules equal a
     /// preset's, else an interned custom variant (same canonical id, same
     /// `&'static`).
     ///
     /// The variant of a 13x13 board lives in a wider word: see
-    /// [`RuleSet::build_any`]; here it is refused, as before.
+    /// [`RuleSet::build_any`]; here it is refused.
     pub fn build(&self) -> Result<&'static Variant, RuleSetError> {
         if self.size > u128::MAX_SIZE {
-            // Refused as before 13x13 boards were played: the name first, then
-            // the size, before the start is read.
+            // The name is checked first, as for every size; the start is not
+            // read.
             if let Some(name) = &self.name {
                 let chars = name.chars().count();
                 if chars > MAX_NAME_CHARS {
@@ -487,14 +494,7 @@ impl RuleSet {
                 narrow: Some(narrow),
             }
         };
-        let over = match built.narrow {
-            Some(v) => Position::start(v).outcome(1),
-            None => match built.any {
-                AnyVariant::Wide(v) => Position::start(v).outcome(1),
-                AnyVariant::Narrow(v) => Position::start(v).outcome(1),
-                AnyVariant::Small(v) => Position::start(v).outcome(1),
-            },
-        };
+        let over = crate::with_word!(built.any, AnyVariant, v => Position::start(v).outcome(1));
         // A start that is already over is refused; a position needs a `'static`
         // variant, so the refusal is remembered in the registry like a success
         // and counts towards its bound.
@@ -655,20 +655,12 @@ impl AnyVariant {
 
     /// The variant's id (a preset's, or a custom rule set's canonical id).
     pub fn id(&self) -> &'static str {
-        match self {
-            AnyVariant::Small(v) => v.id,
-            AnyVariant::Narrow(v) => v.id,
-            AnyVariant::Wide(v) => v.id,
-        }
+        crate::with_word!(self, AnyVariant, v => v.id)
     }
 
     /// The board's side length.
     pub fn size(&self) -> u8 {
-        match self {
-            AnyVariant::Small(v) => v.size(),
-            AnyVariant::Narrow(v) => v.size(),
-            AnyVariant::Wide(v) => v.size(),
-        }
+        crate::with_word!(self, AnyVariant, v => v.size())
     }
 }
 

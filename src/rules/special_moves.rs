@@ -144,45 +144,6 @@ impl<W: Word> Position<W> {
         found
     }
 
-    /// [`Position::generate_moves_to`] under special movement rules.
-    pub(crate) fn special_generate_to(
-        &self,
-        targets: Targets<W>,
-        mut f: impl FnMut(Move, Direction),
-    ) {
-        let r = self.variant.tables.rays;
-        let occ = self.occupied().0;
-        let own = self.pieces(self.turn).0;
-        let king = self.king.0;
-        let mut to = (targets.soldiers.0 | targets.king.0) & !occ;
-        while !to.is_zero() {
-            let t = to.trailing_zeros() as usize;
-            to &= to.minus_one();
-            for dir in Direction::ALL {
-                let Some(from) = first_blocker(r, t, dir, occ) else {
-                    continue;
-                };
-                if !own.has(from as u32) {
-                    continue;
-                }
-                let keep = if king.has(from as u32) {
-                    targets.king.0
-                } else {
-                    targets.soldiers.0
-                };
-                if keep.has(t as u32) && self.special_can_move(from, t) {
-                    f(
-                        Move {
-                            from: W::square(from as u32),
-                            to: W::square(t as u32),
-                        },
-                        dir.opposite(),
-                    );
-                }
-            }
-        }
-    }
-
     /// The number of moves of the side to move under special movement rules.
     pub(crate) fn special_count_moves(&self) -> u32 {
         let mut n = 0;
