@@ -128,7 +128,7 @@ fn a_quiet_book_opening_is_mostly_best_and_good() {
     let s = server();
     let moves = ["b4-b3", "d5-e5", "d6-b6", "d4-d6"];
     let v: Value = ureq::post(&format!("{}/v1/review", s.url()))
-        .send_json(json!({"variant": "brandubh", "moves": moves, "depth": 6}))
+        .send_json(json!({"variant": "brandubh", "moves": moves, "depth": 8}))
         .unwrap()
         .into_json()
         .unwrap();

@@ -1794,8 +1794,8 @@ pub fn batch_two_items() -> Value {
                     "nodes": null,
                     "time_ms": 10000
                 },
-                "nodes": 171,
-                "nps": 1097687,
+                "nodes": 187,
+                "nps": 1292498,
                 "pieces": {
                     "attackers": [
                         "d1",
@@ -1850,7 +1850,7 @@ pub fn batch_two_items() -> Value {
                     "time_ms": 10000
                 },
                 "nodes": 16,
-                "nps": 204559,
+                "nps": 205877,
                 "pieces": {
                     "attackers": [
                         "i1"
@@ -1898,8 +1898,8 @@ pub fn batch_bad_item() -> Value {
                     "nodes": null,
                     "time_ms": 10000
                 },
-                "nodes": 171,
-                "nps": 885450,
+                "nodes": 187,
+                "nps": 878804,
                 "pieces": {
                     "attackers": [
                         "d1",
@@ -1996,8 +1996,8 @@ pub fn analyze_opening() -> Value {
             "nodes": null,
             "time_ms": 10000
         },
-        "nodes": 3180,
-        "nps": 4460359,
+        "nodes": 1120,
+        "nps": 1909633,
         "pieces": {
             "attackers": [
                 "d1",
@@ -2020,13 +2020,13 @@ pub fn analyze_opening() -> Value {
         "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
         "pv": [
             "d2-f2",
-            "d3-d2",
-            "b4-b3",
-            "d2-d3"
+            "d3-e3",
+            "b4-b6",
+            "e3-d3"
         ],
         "rules_id": "r-8cfc3e604d34",
         "score": {
-            "cp": 242
+            "cp": 260
         },
         "size": 7,
         "status": {
@@ -2037,7 +2037,7 @@ pub fn analyze_opening() -> Value {
         "time_ms": 0,
         "to_move": "attackers",
         "variant": "brandubh",
-        "win_chance": 0.284
+        "win_chance": 0.333
     })
 }
 
@@ -2137,8 +2137,8 @@ pub fn analyze_multipv() -> Value {
                 "win_chance": 0.862
             }
         ],
-        "nodes": 2121,
-        "nps": 2251384,
+        "nodes": 1719,
+        "nps": 2618068,
         "pieces": {
             "attackers": [
                 "d1",
@@ -2254,9 +2254,9 @@ pub fn review_short_game() -> Value {
                 "accuracy": 39.1,
                 "after": {
                     "score": {
-                        "cp": -248
+                        "cp": -244
                     },
-                    "win_chance": 0.7
+                    "win_chance": 0.711
                 },
                 "before": {
                     "score": {
@@ -2285,7 +2285,7 @@ pub fn review_short_game() -> Value {
                 "side": "defenders"
             },
             {
-                "accuracy": 51.6,
+                "accuracy": 53.9,
                 "after": {
                     "score": {
                         "cp": 168
@@ -2294,17 +2294,17 @@ pub fn review_short_game() -> Value {
                 },
                 "before": {
                     "score": {
-                        "cp": 248
+                        "cp": 244
                     },
-                    "win_chance": 0.3
+                    "win_chance": 0.289
                 },
                 "best": {
                     "score": {
-                        "cp": 248
+                        "cp": 244
                     },
-                    "win_chance": 0.3
+                    "win_chance": 0.289
                 },
-                "best_move": "f7-f5",
+                "best_move": "f7-f6",
                 "class": "blunder",
                 "depth": 3,
                 "legal_moves": 43,
@@ -2355,7 +2355,7 @@ pub fn review_short_game() -> Value {
         ],
         "summary": {
             "attackers": {
-                "accuracy": 45.6,
+                "accuracy": 46.7,
                 "counts": {
                     "best": 0,
                     "blunder": 2,
@@ -2381,7 +2381,7 @@ pub fn review_short_game() -> Value {
                 },
                 "moves": 2
             },
-            "elapsed_ms": 22,
+            "elapsed_ms": 6,
             "engine": {
                 "name": "branan",
                 "version": "0.1.0"

@@ -130,10 +130,25 @@ pub const NULL_MOVE_BASE: i32 = 2;
 pub const NULL_MOVE_DIVISOR: i32 = 4;
 
 /// Late-move reductions: quiet moves after the first `LMR_MIN_MOVES` from
-/// `LMR_MIN_DEPTH` on are searched one ply shallower (two after `LMR_LATE_MOVES`).
+/// `LMR_MIN_DEPTH` on are searched `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`
+/// plies shallower (one ply less at principal-variation nodes).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
-pub const LMR_LATE_MOVES: usize = 10;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Reverse futility pruning: a node that is not on the principal variation, at
+/// most `RFP_MAX_DEPTH` plies from the horizon, whose static score beats beta by
+/// `RFP_MARGIN` per ply of depth, is not searched.
+pub const RFP_MAX_DEPTH: i32 = 3;
+pub const RFP_MARGIN: i32 = 120;
+
+/// Late-move pruning: at a node that is not on the principal variation, at most
+/// `LMP_MAX_DEPTH` plies from the horizon, quiet moves after the first
+/// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth * depth` are not searched.
+pub const LMP_MAX_DEPTH: i32 = 3;
+pub const LMP_BASE: usize = 4;
+pub const LMP_PER_DEPTH_SQUARED: usize = 3;
 
 /// Quiescence: how many plies of it may answer a threat to the king with every
 /// move, and how many may add the king's moves that open a line to an escape.

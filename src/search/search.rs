@@ -12,9 +12,9 @@ use super::clock::Clock;
 use super::eval::Evaluator;
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
 use super::params::{
-    CHECK_EVERY_NODES, DRAW, LMR_LATE_MOVES, LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MATE_BOUND,
-    MAX_PLY, NULL_MOVE_BASE, NULL_MOVE_DIVISOR, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
-    QS_KING_THREAT_PLIES,
+    CHECK_EVERY_NODES, DRAW, LMP_BASE, LMP_MAX_DEPTH, LMP_PER_DEPTH_SQUARED, LMR_BASE, LMR_DIVISOR,
+    LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE_BASE, NULL_MOVE_DIVISOR,
+    NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES, QS_KING_THREAT_PLIES, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::tt::{Bound, Tt};
 use crate::rules::{
@@ -215,7 +215,7 @@ impl<'a, W: Word> Search<'a, W> {
                 // A threat on the king matters to the quiescence search (at the
                 // horizon), to null-move pruning and late-move reductions (deeper
                 // nodes) and to the evaluation at the last plies: nowhere else.
-                let needed = depth <= 0
+                let needed = depth <= RFP_MAX_DEPTH.max(LMP_MAX_DEPTH)
                     || depth >= NULL_MOVE_MIN_DEPTH.min(LMR_MIN_DEPTH)
                     || ply >= MAX_PLY - 8;
                 needed && pos.king_capture_move().is_some()
@@ -261,14 +261,19 @@ impl<'a, W: Word> Search<'a, W> {
             }
         }
 
-        if !pv_node
-            && allow_null
-            && !in_threat
-            && !king_danger
-            && depth >= NULL_MOVE_MIN_DEPTH
-            && beta.abs() < MATE_BOUND
-            && self.eval.eval_with(pos, king_danger) >= beta
-        {
+        // The static score, for the prunings of quiet nodes away from the principal
+        // variation (never with the king threatened or threatening).
+        let quiet_node = !pv_node && !in_threat && !king_danger && beta.abs() < MATE_BOUND;
+        let static_eval = if quiet_node {
+            self.eval.eval_with(pos, king_danger)
+        } else {
+            -INF
+        };
+        if quiet_node && depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+            return static_eval;
+        }
+
+        if quiet_node && allow_null && depth >= NULL_MOVE_MIN_DEPTH && static_eval >= beta {
             let null = pos.null_move();
             let r = NULL_MOVE_BASE + depth / NULL_MOVE_DIVISOR;
             self.keys.push(null.key());
@@ -293,10 +298,19 @@ impl<'a, W: Word> Search<'a, W> {
         let mut quiets_tried: [Option<Move>; 32] = [None; 32];
         let mut n_quiets = 0;
         let mut i = 0;
+        let late_moves = if quiet_node && depth <= LMP_MAX_DEPTH {
+            LMP_BASE + LMP_PER_DEPTH_SQUARED * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         while let Some((m, ordered)) = picker.next(pos, &mut self.frames[ply].scored, self.heur) {
             let mut child = *pos;
             let caps = child.play_unchecked(m);
             let quiet = caps.is_empty() && ordered < CAPTURE && ordered != KILLER + 1;
+            if i >= late_moves && quiet && ordered < KILLER {
+                i += 1;
+                continue;
+            }
             self.keys.push(child.key());
             let mut s;
             if i == 0 {
@@ -310,7 +324,7 @@ impl<'a, W: Word> Search<'a, W> {
                     && !in_threat
                     && !king_danger
                 {
-                    r = 1 + i32::from(i >= LMR_LATE_MOVES && depth >= 5);
+                    r = lmr_reduction(depth, i);
                     if pv_node {
                         r -= 1;
                     }
@@ -474,6 +488,22 @@ impl<'a, W: Word> Search<'a, W> {
 
 /// Appends the king's moves (not captures, which are already listed) to a square
 /// from which a line to an escape square is open.
+/// The late-move reduction of the move at `index` (from 0) at `depth`.
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                let v = LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR;
+                *r = v.clamp(0.0, 32.0) as u8;
+            }
+        }
+        t
+    });
+    i32::from(table[(depth.clamp(0, 63)) as usize][index.min(63)])
+}
+
 fn king_threats<W: Word>(pos: &Position<W>, list: &mut MoveList) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
