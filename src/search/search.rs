@@ -264,7 +264,8 @@ impl<'a, W: Word> Search<'a, W> {
         // The static score, for the prunings of quiet nodes away from the principal
         // variation (never with the king threatened or threatening).
         let quiet_node = !pv_node && !in_threat && !king_danger && beta.abs() < MATE_BOUND;
-        let static_eval = if quiet_node {
+        let wants_eval = depth <= RFP_MAX_DEPTH || (allow_null && depth >= NULL_MOVE_MIN_DEPTH);
+        let static_eval = if quiet_node && wants_eval {
             self.eval.eval_with(pos, king_danger)
         } else {
             -INF
@@ -486,8 +487,6 @@ impl<'a, W: Word> Search<'a, W> {
     }
 }
 
-/// Appends the king's moves (not captures, which are already listed) to a square
-/// from which a line to an escape square is open.
 /// The late-move reduction of the move at `index` (from 0) at `depth`.
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
     static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
@@ -504,6 +503,8 @@ fn lmr_reduction(depth: i32, index: usize) -> i32 {
     i32::from(table[(depth.clamp(0, 63)) as usize][index.min(63)])
 }
 
+/// Appends the king's moves (not captures, which are already listed) to a square
+/// from which a line to an escape square is open.
 fn king_threats<W: Word>(pos: &Position<W>, list: &mut MoveList) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
