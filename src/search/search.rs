@@ -212,13 +212,10 @@ impl<'a, W: Word> Search<'a, W> {
                     self.set_final_move(ply, escape_move(pos, lines));
                     return win_next;
                 }
-                // A threat on the king matters to the quiescence search (at the
-                // horizon), to null-move pruning and late-move reductions (deeper
-                // nodes) and to the evaluation at the last plies: nowhere else.
-                let needed = depth <= RFP_MAX_DEPTH.max(LMP_MAX_DEPTH)
-                    || depth >= NULL_MOVE_MIN_DEPTH.min(LMR_MIN_DEPTH)
-                    || ply >= MAX_PLY - 8;
-                needed && pos.king_capture_move().is_some()
+                // A threat on the king is read at every depth: by the quiescence
+                // search at the horizon, by the prunings and reductions above it,
+                // and by the evaluation at the last plies.
+                pos.king_capture_move().is_some()
             }
             Side::Attackers => {
                 if let Some(m) = pos.king_capture_move() {
@@ -305,13 +302,15 @@ impl<'a, W: Word> Search<'a, W> {
             usize::MAX
         };
         while let Some((m, ordered)) = picker.next(pos, &mut self.frames[ply].scored, self.heur) {
-            let mut child = *pos;
-            let caps = child.play_unchecked(m);
-            let quiet = caps.is_empty() && ordered < CAPTURE && ordered != KILLER + 1;
-            if i >= late_moves && quiet && ordered < KILLER {
+            // A move ordered below the killers goes to no capture square, so a late
+            // one is pruned before it is played.
+            if i >= late_moves && ordered < KILLER {
                 i += 1;
                 continue;
             }
+            let mut child = *pos;
+            let caps = child.play_unchecked(m);
+            let quiet = caps.is_empty() && ordered < CAPTURE && ordered != KILLER + 1;
             self.keys.push(child.key());
             let mut s;
             if i == 0 {
