@@ -38,12 +38,14 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// chromedriver and one browser session; both end on drop.
+/// chromedriver and one browser session; both end on drop, and the browser's
+/// profile directory is removed.
 struct Browser {
     driver: Child,
     base: String,
     session: String,
     agent: ureq::Agent,
+    profile: PathBuf,
 }
 
 impl Browser {
@@ -59,11 +61,13 @@ impl Browser {
             .timeout(Duration::from_secs(60))
             .build();
         let base = format!("http://127.0.0.1:{port}");
+        let profile = std::env::temp_dir().join(format!("branan-chromium-{port}"));
         let mut browser = Browser {
             driver,
             base,
             session: String::new(),
             agent,
+            profile: profile.clone(),
         };
         let deadline = Instant::now() + Duration::from_secs(20);
         while browser
@@ -75,7 +79,6 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not answer");
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile = std::env::temp_dir().join(format!("branan-chromium-{port}"));
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:loggingPrefs": {"browser": "ALL"},
@@ -195,6 +198,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
