@@ -8,6 +8,7 @@ mod openapi;
 mod perft;
 mod review;
 mod serve;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -53,6 +54,9 @@ pub enum Command {
     Review(review::ReviewArgs),
     /// Fit each preset's win-chance curve on games written by `match`.
     FitWinChance(fit::FitArgs),
+    /// Tune the evaluation's weights on games written by `match` (Texel's method)
+    /// and print them; the weights in use are not changed.
+    TuneEval(tune::TuneArgs),
 }
 
 /// Parses the command line and runs it.
@@ -66,6 +70,7 @@ pub fn run() -> ExitCode {
         Some(Command::Openings(args)) => lab::run_openings(&args),
         Some(Command::Review(args)) => review::run(&args),
         Some(Command::FitWinChance(args)) => fit::run(&args),
+        Some(Command::TuneEval(args)) => tune::run(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

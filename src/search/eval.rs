@@ -20,7 +20,7 @@ fn at<W: Word>(sq: Square) -> usize {
 }
 
 use super::corner_play::CornerPlay;
-use super::params::{CORNER, CORNER_LARGE, EDGE, LARGE_BOARD, MATE_BOUND, Weights};
+use super::params::{CORNER, CORNER_LARGE, EDGE, LARGE_BOARD, MATE_BOUND, Term, Weights};
 
 /// The weights for `v`'s family: corner escape on a small board (7x7 and
 /// smaller) or a large one, or edge escape.
@@ -132,22 +132,6 @@ impl<W: Word> Evaluator<W> {
         }
     }
 
-    /// The attackers' hold on the corners (subtracted from the defenders' score):
-    /// attackers on the diagonals that close a corner, and the corners closed.
-    #[inline]
-    fn guard_terms(&self, c: &CornerPlay<W>, attackers: W) -> i32 {
-        let (on, closed) = c.guards(attackers);
-        self.w.corner_guard * on as i32 + self.w.corner_closed * closed as i32
-    }
-
-    /// The king's ways to the squares next to a corner (added to the defenders'
-    /// score): lines open now, and open from the squares he reaches in one move.
-    #[inline]
-    fn mouth_terms(&self, c: &CornerPlay<W>, v: &Variant<W>, k: usize, moves: W, occ: W) -> i32 {
-        let r = c.mouth_routes(v, k, moves, occ);
-        self.w.king_mouth_line * r.open as i32 + self.w.king_mouth_route * r.routes as i32
-    }
-
     /// The static score of `pos` for the side to move.
     pub(crate) fn eval(&self, pos: &Position<W>) -> i32 {
         let danger = pos.side_to_move() == Side::Defenders && pos.king_capture_move().is_some();
@@ -156,18 +140,47 @@ impl<W: Word> Evaluator<W> {
 
     /// [`Evaluator::eval`] when the caller knows whether the attackers threaten to
     /// capture the king (`danger`, read only with the defenders to move).
+    #[inline]
     pub(crate) fn eval_with(&self, pos: &Position<W>, danger: bool) -> i32 {
-        let w = self.w;
+        let mut sum = Weighted {
+            w: self.w,
+            score: 0,
+        };
+        self.tally(pos, danger, &mut sum);
+        let s = sum.score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        match pos.side_to_move() {
+            Side::Defenders => s,
+            Side::Attackers => -s,
+        }
+    }
+
+    /// How many times each weight counts in `pos`, from the defenders' point of
+    /// view (negative where it counts against them): the evaluation before its
+    /// weights, for tuning them.
+    pub(crate) fn terms(&self, pos: &Position<W>) -> Terms {
+        let danger = pos.side_to_move() == Side::Defenders && pos.king_capture_move().is_some();
+        let mut terms = Terms([0; TERMS]);
+        self.tally(pos, danger, &mut terms);
+        terms
+    }
+
+    /// Every term of `pos` into `to`, from the defenders' point of view.
+    #[inline(always)]
+    fn tally<T: Tally>(&self, pos: &Position<W>, danger: bool, to: &mut T) {
         let v = pos.variant();
         let att = pos.attackers().0;
         let def = pos.defenders().0;
-        let mut s = w.defender * def.count_ones() as i32 - w.attacker * att.count_ones() as i32;
-        s -= w.escape_guard * (att & self.guards).count_ones() as i32;
+        to.add(Term::Defender, def.count_ones() as i32);
+        to.add(Term::Attacker, -(att.count_ones() as i32));
+        to.add(
+            Term::EscapeGuard,
+            -((att & self.guards).count_ones() as i32),
+        );
         if let Some(k) = pos.king() {
             let k = at::<W>(k);
             let occ = pos.occupied().0;
             let moves = v.slides(k, occ);
-            s += w.king_mobility * moves.count_ones() as i32;
+            to.add(Term::KingMobility, moves.count_ones() as i32);
             let without_king = occ & !bit::<W>(k);
             let mut routes = 0;
             match v.escape {
@@ -190,31 +203,144 @@ impl<W: Word> Evaluator<W> {
                     }
                 }
             }
-            s += w.king_route * routes as i32;
+            to.add(Term::KingRoute, routes as i32);
             if pos.side_to_move() == Side::Attackers {
                 if !(line_squares(v) & bit::<W>(k)).is_zero() {
-                    s += w.king_open_line * lines_from(v, k, occ).count as i32;
+                    to.add(Term::KingOpenLine, lines_from(v, k, occ).count as i32);
                 }
             } else if danger {
-                s -= w.king_in_danger;
+                to.add(Term::KingInDanger, -1);
             }
             let adjacent = self.adjacent[k];
-            s -= w.king_adjacent_attacker * (adjacent & att).count_ones() as i32;
-            s -= w.king_adjacent_hostile * (adjacent & v.king_hostile.0 & !occ).count_ones() as i32;
-            s += w.king_guard * (adjacent & def).count_ones() as i32;
-            s -= w.king_near_attacker * (self.near[k] & att).count_ones() as i32;
-            s -= w.king_distance * self.distance[k] as i32;
+            to.add(
+                Term::KingAdjacentAttacker,
+                -((adjacent & att).count_ones() as i32),
+            );
+            to.add(
+                Term::KingAdjacentHostile,
+                -((adjacent & v.king_hostile.0 & !occ).count_ones() as i32),
+            );
+            to.add(Term::KingGuard, (adjacent & def).count_ones() as i32);
+            to.add(
+                Term::KingNearAttacker,
+                -((self.near[k] & att).count_ones() as i32),
+            );
+            to.add(Term::KingDistance, -i32::from(self.distance[k]));
             if let Some(c) = &self.corner_play {
-                s += self.mouth_terms(c, v, k, moves, occ);
+                // The king's ways to the squares next to a corner: lines open
+                // now, and open from the squares he reaches in one move.
+                let r = c.mouth_routes(v, k, moves, occ);
+                to.add(Term::KingMouthLine, r.open as i32);
+                to.add(Term::KingMouthRoute, r.routes as i32);
             }
         }
         if let Some(c) = &self.corner_play {
-            s -= self.guard_terms(c, att);
+            // The attackers' hold on the corners: attackers on the diagonals that
+            // close a corner, and the corners closed.
+            let (on, closed) = c.guards(att);
+            to.add(Term::CornerGuard, -(on as i32));
+            to.add(Term::CornerClosed, -(closed as i32));
         }
-        let s = s.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        match pos.side_to_move() {
-            Side::Defenders => s,
-            Side::Attackers => -s,
+    }
+}
+
+/// How many evaluation terms there are.
+pub(crate) const TERMS: usize = Term::ALL.len();
+
+/// How many times each weight counts in a position (indexed by [`Term`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Terms(pub [i32; TERMS]);
+
+impl Terms {
+    /// The score these terms make with `w`, from the defenders' point of view.
+    #[cfg(test)]
+    pub(crate) fn score(&self, w: &Weights) -> i32 {
+        Term::ALL
+            .iter()
+            .zip(self.0)
+            .map(|(&t, n)| w.get(t) * n)
+            .sum()
+    }
+}
+
+/// Where the evaluation's terms go.
+trait Tally {
+    fn add(&mut self, term: Term, count: i32);
+}
+
+/// The evaluation: each term times its weight, summed.
+struct Weighted {
+    w: &'static Weights,
+    score: i32,
+}
+
+impl Tally for Weighted {
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.score += self.w.get(term) * count;
+    }
+}
+
+impl Tally for Terms {
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.0[term as usize] += count;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, Variant};
+
+    /// The terms with the weights are the evaluation, in every family (edge
+    /// escape, corner escape on small and large boards), with either side to move.
+    #[test]
+    fn the_terms_times_the_weights_are_the_evaluation() {
+        let mut seed = 11u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for id in ["brandubh", "tablut", "copenhagen", "tawlbwrdd"] {
+            let v = Variant::by_id(id).unwrap();
+            let eval = Evaluator::new(v);
+            let mut nonzero = [false; TERMS];
+            for _ in 0..60 {
+                let mut game = Game::new(Position::start(v));
+                for _ in 0..(rand() % 60) {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() || game.outcome().is_some() {
+                        break;
+                    }
+                    let m = moves[(rand() % moves.len() as u64) as usize];
+                    if game.play(m).is_err() {
+                        break;
+                    }
+                }
+                let pos = game.position();
+                let terms = eval.terms(pos);
+                let s = terms.score(weights(v));
+                let mine = match pos.side_to_move() {
+                    Side::Defenders => s,
+                    Side::Attackers => -s,
+                };
+                assert_eq!(eval.eval(pos), mine, "{id} {pos:?}");
+                for (seen, n) in nonzero.iter_mut().zip(terms.0) {
+                    *seen |= n != 0;
+                }
+            }
+            // Material, the king's freedom and his surroundings occur everywhere.
+            for t in [
+                Term::Attacker,
+                Term::Defender,
+                Term::KingMobility,
+                Term::KingDistance,
+            ] {
+                assert!(nonzero[t as usize], "{id}: {t:?} never counted");
+            }
         }
     }
 }

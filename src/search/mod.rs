@@ -22,13 +22,14 @@
 pub mod bench;
 mod clock;
 mod corner_play;
-mod eval;
+pub(crate) mod eval;
 pub mod level;
 mod move_picker;
 pub mod params;
 #[allow(clippy::module_inception)]
 mod search;
 mod tt;
+pub(crate) mod tune;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;

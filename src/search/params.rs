@@ -3,49 +3,94 @@
 //! Scores are centipawn-like: 100 is one attacking soldier. Evaluation terms are
 //! computed from the defenders' point of view and negated for the attackers.
 
-/// The evaluation weights of one preset family.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
+/// Declares [`Weights`] and [`Term`] from one list: each weight of the evaluation
+/// and the term it multiplies.
+macro_rules! weights {
+    ($($(#[$doc:meta])* $field:ident => $term:ident,)*) => {
+        /// The evaluation weights of one preset family.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Weights {
+            $($(#[$doc])* pub $field: i32,)*
+        }
+
+        /// A term of the evaluation: what one weight multiplies.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Term {
+            $($term,)*
+        }
+
+        impl Term {
+            /// Every term, in the order of [`Weights`]' fields.
+            pub const ALL: &[Term] = &[$(Term::$term,)*];
+
+            /// The name of the term's weight.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Term::$term => stringify!($field),)*
+                }
+            }
+        }
+
+        impl Weights {
+            /// The weight of `term`.
+            #[inline(always)]
+            pub const fn get(&self, term: Term) -> i32 {
+                match term {
+                    $(Term::$term => self.$field,)*
+                }
+            }
+
+            /// Sets the weight of `term`.
+            pub fn set(&mut self, term: Term, value: i32) {
+                match term {
+                    $(Term::$term => self.$field = value,)*
+                }
+            }
+        }
+    };
+}
+
+weights! {
     /// One attacking soldier.
-    pub attacker: i32,
+    attacker => Attacker,
     /// One defending soldier (the defenders have half as many).
-    pub defender: i32,
+    defender => Defender,
     /// Per square the king can reach in one move.
-    pub king_mobility: i32,
+    king_mobility => KingMobility,
     /// Per square the king can reach in one move from which a line to an escape
     /// square is open (an escape in two moves).
-    pub king_route: i32,
+    king_route => KingRoute,
     /// Per open line to an escape square while the attackers are to move (they
     /// must block it at once).
-    pub king_open_line: i32,
+    king_open_line => KingOpenLine,
     /// Per attacker next to the king.
-    pub king_adjacent_attacker: i32,
+    king_adjacent_attacker => KingAdjacentAttacker,
     /// Per empty square next to the king that is hostile to him.
-    pub king_adjacent_hostile: i32,
+    king_adjacent_hostile => KingAdjacentHostile,
     /// Per attacker within two squares (Chebyshev) of the king.
-    pub king_near_attacker: i32,
+    king_near_attacker => KingNearAttacker,
     /// Per defender soldier next to the king (a guard).
-    pub king_guard: i32,
+    king_guard => KingGuard,
     /// Per step between the king and the nearest escape square.
-    pub king_distance: i32,
+    king_distance => KingDistance,
     /// Per attacker on a square that guards an escape square: next to or diagonal
     /// to a corner (corner presets), or on the ring next to the edge (edge presets).
-    pub escape_guard: i32,
+    escape_guard => EscapeGuard,
     /// An attackers' capture of the king threatened while the defenders are to
     /// move (they must answer it).
-    pub king_in_danger: i32,
+    king_in_danger => KingInDanger,
     /// Corner presets: per attacker on a diagonal that closes a corner (the
     /// squares two or three steps from it, such as a3 b2 c1 and a4 b3 c2 d1).
-    pub corner_guard: i32,
+    corner_guard => CornerGuard,
     /// Corner presets: per corner closed by attackers on every square of one of
     /// those diagonals.
-    pub corner_closed: i32,
+    corner_closed => CornerClosed,
     /// Corner presets: per open line from the king to an empty square next to a
     /// corner, from which he steps into the corner unstoppably.
-    pub king_mouth_line: i32,
+    king_mouth_line => KingMouthLine,
     /// Corner presets: per square the king reaches in one move, counted once per
     /// open line from there to an empty square next to a corner.
-    pub king_mouth_route: i32,
+    king_mouth_route => KingMouthRoute,
 }
 
 impl Weights {

@@ -1,0 +1,119 @@
+//! `branan tune-eval`: tunes the evaluation's weights on games written by `match`
+//! (Texel's method), one preset family at a time, and prints them with the error
+//! before and after; the weights in use are not changed.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::rules::{Game, Position, Variant};
+use crate::search::eval::Evaluator;
+use crate::search::params::{CORNER, CORNER_LARGE, EDGE, Term, Weights};
+use crate::search::tune::{Sample, sample, tune};
+use crate::search::weights;
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Games files of `branan match` (JSON lines).
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    /// Steps of gradient descent.
+    #[arg(long, default_value_t = 2000)]
+    pub steps: usize,
+}
+
+/// The name of a weights family in `params.rs`.
+fn family(w: &'static Weights) -> &'static str {
+    if std::ptr::eq(w, &CORNER) {
+        "CORNER"
+    } else if std::ptr::eq(w, &CORNER_LARGE) {
+        "CORNER_LARGE"
+    } else if std::ptr::eq(w, &EDGE) {
+        "EDGE"
+    } else {
+        "?"
+    }
+}
+
+/// The samples of one game record (positions after its opening), or `None` when
+/// the line is not a game.
+fn samples(record: &serde_json::Value) -> Option<(&'static Weights, Vec<Sample>)> {
+    let variant = Variant::by_id(record["variant"].as_str()?)?;
+    let w = weights(variant);
+    if record["reason"] == "engine_error" {
+        return Some((w, Vec::new()));
+    }
+    let result = match record["winner"].as_str() {
+        Some("defenders") => 1.0,
+        Some("attackers") => 0.0,
+        _ => 0.5,
+    };
+    let opening = record["opening"].as_array().map_or(0, Vec::len);
+    let eval = Evaluator::new(variant);
+    let mut game = Game::new(Position::start(variant));
+    let mut out = Vec::new();
+    for (i, m) in record["moves"].as_array()?.iter().enumerate() {
+        if i >= opening {
+            out.extend(sample(&eval, game.position(), result));
+        }
+        game.play(m.as_str()?.parse().ok()?).ok()?;
+    }
+    Some((w, out))
+}
+
+pub fn run(args: &TuneArgs) -> ExitCode {
+    let mut by_family: BTreeMap<&'static str, (&'static Weights, Vec<Sample>, usize)> =
+        BTreeMap::new();
+    for path in &args.games {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("branan tune-eval: cannot open {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let Ok(line) = line else { break };
+            let Some((w, s)) = serde_json::from_str::<serde_json::Value>(&line)
+                .ok()
+                .and_then(|r| samples(&r))
+            else {
+                eprintln!(
+                    "branan tune-eval: {} line {}: not a game",
+                    path.display(),
+                    n + 1
+                );
+                return ExitCode::FAILURE;
+            };
+            let entry = by_family
+                .entry(family(w))
+                .or_insert_with(|| (w, Vec::new(), 0));
+            entry.1.extend(s);
+            entry.2 += 1;
+        }
+    }
+    for (name, (w, samples, games)) in &by_family {
+        let t = tune(w, samples, args.steps);
+        println!(
+            "{name}: {games} games, {} positions, scale 1/{:.0} cp, offset {:+.0} cp, squared error {:.5} -> {:.5}",
+            samples.len(),
+            1.0 / t.scale,
+            t.offset,
+            t.error_before,
+            t.error_after
+        );
+        for &term in Term::ALL {
+            let (old, new) = (w.get(term), t.weights.get(term));
+            let note = if t.unused.contains(&term) {
+                "  (in no position)"
+            } else {
+                ""
+            };
+            println!("    {}: {new},  // was {old}{note}", term.name());
+        }
+    }
+    ExitCode::SUCCESS
+}

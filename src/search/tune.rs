@@ -1,0 +1,210 @@
+//! Tuning the evaluation's weights on games (Texel's method): each position of a
+//! game is a sample of its terms and the game's result; the weights are moved to
+//! make `sigmoid(scale * score)` predict the results with the least squared error.
+//! The weight of an attacking soldier stays fixed: it is the unit of every score.
+
+use crate::rules::{Position, Side, Word};
+
+use super::eval::{Evaluator, TERMS, Terms};
+use super::params::{Term, Weights};
+
+/// One position of a game: its evaluation terms and the game's result for the
+/// defenders (1 a win, 0.5 a draw, 0 a loss).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sample {
+    terms: Terms,
+    result: f64,
+}
+
+/// The sample of `pos` in a game the defenders scored `result` in, or `None` for
+/// a position too sharp for a static score: the king threatened, or a line open
+/// for him to escape.
+pub(crate) fn sample<W: Word>(
+    eval: &Evaluator<W>,
+    pos: &Position<W>,
+    result: f64,
+) -> Option<Sample> {
+    let sharp = pos.king_lines().count > 0
+        || (pos.side_to_move() == Side::Defenders && pos.king_capture_move().is_some());
+    (!sharp).then(|| Sample {
+        terms: eval.terms(pos),
+        result,
+    })
+}
+
+/// What [`tune`] found.
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    pub weights: Weights,
+    /// The logistic scale (per centipawn) and the offset (centipawns, the
+    /// defenders' edge that no term explains) fitted with the tuned weights.
+    pub scale: f64,
+    pub offset: f64,
+    /// The mean squared error of the starting weights (with their own best scale
+    /// and offset) and of the tuned ones.
+    pub error_before: f64,
+    pub error_after: f64,
+    /// Terms that no sample had, left as they were.
+    pub unused: Vec<Term>,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The model: weights, then the offset and the logarithm of the scale.
+const PARAMS: usize = TERMS + 2;
+const OFFSET: usize = TERMS;
+const LOG_SCALE: usize = TERMS + 1;
+
+/// A sample's score under the model's weights and offset, in centipawns.
+fn score(s: &Sample, p: &[f64; PARAMS]) -> f64 {
+    let e: f64 = s
+        .terms
+        .0
+        .iter()
+        .zip(p)
+        .map(|(&n, w)| f64::from(n) * w)
+        .sum();
+    e + p[OFFSET]
+}
+
+/// The mean squared error of the model `p`.
+fn error(samples: &[Sample], p: &[f64; PARAMS]) -> f64 {
+    let scale = p[LOG_SCALE].exp();
+    let sum: f64 = samples
+        .iter()
+        .map(|s| (sigmoid(scale * score(s, p)) - s.result).powi(2))
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// Minimizes the error over the parameters `free` lets move, from `p`, with
+/// `steps` steps of Adam (a step size of one centipawn for weights and offset,
+/// 1% for the scale).
+fn descend(samples: &[Sample], p: &mut [f64; PARAMS], free: &[bool; PARAMS], steps: usize) {
+    let (beta1, beta2) = (0.9, 0.999);
+    let mut m = [0f64; PARAMS];
+    let mut v = [0f64; PARAMS];
+    for step in 1..=steps {
+        let scale = p[LOG_SCALE].exp();
+        let mut grad = [0f64; PARAMS];
+        for s in samples {
+            let e = score(s, p);
+            let q = sigmoid(scale * e);
+            let g = 2.0 * (q - s.result) * q * (1.0 - q);
+            for (gi, &n) in grad.iter_mut().zip(&s.terms.0) {
+                *gi += g * scale * f64::from(n);
+            }
+            grad[OFFSET] += g * scale;
+            grad[LOG_SCALE] += g * scale * e;
+        }
+        for i in 0..PARAMS {
+            if !free[i] {
+                continue;
+            }
+            let g = grad[i] / samples.len() as f64;
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(step as i32));
+            let rate = if i == LOG_SCALE { 0.01 } else { 1.0 };
+            p[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+    }
+}
+
+/// Tunes `start` on `samples` with `steps` steps of gradient descent (Adam).
+/// First the scale and offset are fitted to `start` (its error), then every
+/// weight but the attacking soldier's moves with them. Weights come out rounded to
+/// whole centipawns.
+pub(crate) fn tune(start: &Weights, samples: &[Sample], steps: usize) -> Tuned {
+    let mut p = [0f64; PARAMS];
+    for (i, &t) in Term::ALL.iter().enumerate() {
+        p[i] = f64::from(start.get(t));
+    }
+    p[LOG_SCALE] = (1.0f64 / 200.0).ln();
+    let unused: Vec<Term> = Term::ALL
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| samples.iter().all(|s| s.terms.0[i] == 0))
+        .map(|(_, &t)| t)
+        .collect();
+    let mut free = [false; PARAMS];
+    free[OFFSET] = true;
+    free[LOG_SCALE] = true;
+    descend(samples, &mut p, &free, steps.div_ceil(2));
+    let error_before = error(samples, &p);
+    for (i, &t) in Term::ALL.iter().enumerate() {
+        free[i] = t != Term::Attacker && !unused.contains(&t);
+    }
+    descend(samples, &mut p, &free, steps);
+    let mut weights = *start;
+    for (i, &t) in Term::ALL.iter().enumerate() {
+        p[i] = p[i].round();
+        weights.set(t, p[i] as i32);
+    }
+    Tuned {
+        weights,
+        scale: p[LOG_SCALE].exp(),
+        offset: p[OFFSET],
+        error_before,
+        error_after: error(samples, &p),
+        unused,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, Variant};
+    use crate::search::params::CORNER;
+
+    /// Samples of random playouts from the start, each scored by a hidden set of
+    /// weights: the tuner must move towards them from other weights.
+    #[test]
+    fn tuning_recovers_the_weights_that_made_the_results() {
+        let v = Variant::by_id("brandubh").unwrap();
+        let eval = Evaluator::new(v);
+        let mut hidden = CORNER;
+        hidden.king_distance = 40;
+        hidden.defender = 220;
+        let mut seed = 7u64;
+        let mut rand = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut samples = Vec::new();
+        for _ in 0..300 {
+            let mut game = Game::new(Position::start(v));
+            for _ in 0..(rand() % 30) {
+                let moves = game.legal_moves();
+                if moves.is_empty() || game.outcome().is_some() {
+                    break;
+                }
+                let m = moves[(rand() % moves.len() as u64) as usize];
+                if game.play(m).is_err() {
+                    break;
+                }
+            }
+            let pos = *game.position();
+            let terms = eval.terms(&pos);
+            // The result a logistic model of the hidden weights expects, as a
+            // fraction (as if the position were played out many times).
+            let result = sigmoid(0.01 * f64::from(terms.score(&hidden)));
+            if let Some(s) = sample(&eval, &pos, 0.0) {
+                samples.push(Sample { result, ..s });
+            }
+        }
+        assert!(samples.len() > 200, "{}", samples.len());
+        let tuned = tune(&CORNER, &samples, 600);
+        assert!(tuned.error_after < tuned.error_before / 4.0, "{tuned:?}");
+        assert_eq!(tuned.weights.attacker, CORNER.attacker, "the unit stays");
+        let off = |w: &Weights| {
+            (w.king_distance - hidden.king_distance).abs() + (w.defender - hidden.defender).abs()
+        };
+        assert!(off(&tuned.weights) < off(&CORNER) / 2, "{tuned:?}");
+    }
+}
