@@ -1781,7 +1781,7 @@ pub fn batch_two_items() -> Value {
     json!({
         "results": [
             {
-                "best_move": "d2-f2",
+                "best_move": "d1-e1",
                 "cached": false,
                 "depth": 2,
                 "engine": {
@@ -1794,8 +1794,8 @@ pub fn batch_two_items() -> Value {
                     "nodes": null,
                     "time_ms": 10000
                 },
-                "nodes": 187,
-                "nps": 1292498,
+                "nodes": 147,
+                "nps": 1275200,
                 "pieces": {
                     "attackers": [
                         "d1",
@@ -1817,12 +1817,12 @@ pub fn batch_two_items() -> Value {
                 },
                 "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
                 "pv": [
-                    "d2-f2",
+                    "d1-e1",
                     "d3-e3"
                 ],
                 "rules_id": "r-8cfc3e604d34",
                 "score": {
-                    "cp": 244
+                    "cp": 665
                 },
                 "size": 7,
                 "status": {
@@ -1833,7 +1833,7 @@ pub fn batch_two_items() -> Value {
                 "time_ms": 0,
                 "to_move": "attackers",
                 "variant": "brandubh",
-                "win_chance": 0.289
+                "win_chance": 0.585
             },
             {
                 "best_move": "b8-b9",
@@ -1850,7 +1850,7 @@ pub fn batch_two_items() -> Value {
                     "time_ms": 10000
                 },
                 "nodes": 16,
-                "nps": 205877,
+                "nps": 197748,
                 "pieces": {
                     "attackers": [
                         "i1"
@@ -1885,7 +1885,7 @@ pub fn batch_bad_item() -> Value {
     json!({
         "results": [
             {
-                "best_move": "d2-f2",
+                "best_move": "d1-e1",
                 "cached": false,
                 "depth": 2,
                 "engine": {
@@ -1898,8 +1898,8 @@ pub fn batch_bad_item() -> Value {
                     "nodes": null,
                     "time_ms": 10000
                 },
-                "nodes": 187,
-                "nps": 878804,
+                "nodes": 147,
+                "nps": 1038018,
                 "pieces": {
                     "attackers": [
                         "d1",
@@ -1921,12 +1921,12 @@ pub fn batch_bad_item() -> Value {
                 },
                 "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
                 "pv": [
-                    "d2-f2",
+                    "d1-e1",
                     "d3-e3"
                 ],
                 "rules_id": "r-8cfc3e604d34",
                 "score": {
-                    "cp": 244
+                    "cp": 665
                 },
                 "size": 7,
                 "status": {
@@ -1937,7 +1937,7 @@ pub fn batch_bad_item() -> Value {
                 "time_ms": 0,
                 "to_move": "attackers",
                 "variant": "brandubh",
-                "win_chance": 0.289
+                "win_chance": 0.585
             },
             {
                 "detail": "items[1]: unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
@@ -1984,7 +1984,7 @@ pub fn batch_too_many() -> Value {
 
 pub fn analyze_opening() -> Value {
     json!({
-        "best_move": "d2-f2",
+        "best_move": "d2-e2",
         "cached": false,
         "depth": 4,
         "engine": {
@@ -1996,8 +1996,8 @@ pub fn analyze_opening() -> Value {
             "nodes": null,
             "time_ms": 10000
         },
-        "nodes": 1120,
-        "nps": 1909633,
+        "nodes": 4808,
+        "nps": 2709713,
         "pieces": {
             "attackers": [
                 "d1",
@@ -2019,14 +2019,14 @@ pub fn analyze_opening() -> Value {
         },
         "position": "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
         "pv": [
-            "d2-f2",
-            "d3-e3",
-            "b4-b6",
-            "e3-d3"
+            "d2-e2",
+            "d5-b5",
+            "d6-d5",
+            "d3-d2"
         ],
         "rules_id": "r-8cfc3e604d34",
         "score": {
-            "cp": 260
+            "cp": 664
         },
         "size": 7,
         "status": {
@@ -2034,10 +2034,10 @@ pub fn analyze_opening() -> Value {
             "reason": null,
             "winner": null
         },
-        "time_ms": 0,
+        "time_ms": 1,
         "to_move": "attackers",
         "variant": "brandubh",
-        "win_chance": 0.333
+        "win_chance": 0.583
     })
 }
 
@@ -2056,7 +2056,7 @@ pub fn analyze_escape() -> Value {
             "time_ms": 10000
         },
         "nodes": 16,
-        "nps": 83315,
+        "nps": 81066,
         "pieces": {
             "attackers": [
                 "i1"
@@ -2104,41 +2104,41 @@ pub fn analyze_multipv() -> Value {
                 "move": "e4-e7",
                 "pv": [
                     "e4-e7",
-                    "d6-f6",
+                    "d6-c6",
                     "d5-e5"
                 ],
                 "score": {
-                    "cp": -101
+                    "cp": -519
                 },
-                "win_chance": 0.938
+                "win_chance": 0.791
             },
             {
-                "move": "c4-c7",
+                "move": "d5-b5",
                 "pv": [
-                    "c4-c7",
-                    "b4-c4",
-                    "c7-e7"
+                    "d5-b5",
+                    "d6-d5",
+                    "e4-e7"
                 ],
                 "score": {
-                    "cp": -162
+                    "cp": -564
                 },
-                "win_chance": 0.874
+                "win_chance": 0.693
             },
             {
                 "move": "d5-g5",
                 "pv": [
                     "d5-g5",
-                    "f4-f6",
-                    "d3-g3"
+                    "d6-d5",
+                    "e4-e7"
                 ],
                 "score": {
-                    "cp": -170
+                    "cp": -564
                 },
-                "win_chance": 0.862
+                "win_chance": 0.693
             }
         ],
-        "nodes": 1719,
-        "nps": 2618068,
+        "nodes": 2104,
+        "nps": 2731070,
         "pieces": {
             "attackers": [
                 "d1",
@@ -2161,12 +2161,12 @@ pub fn analyze_multipv() -> Value {
         "position": "5t1/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 1",
         "pv": [
             "e4-e7",
-            "d6-f6",
+            "d6-c6",
             "d5-e5"
         ],
         "rules_id": "r-8cfc3e604d34",
         "score": {
-            "cp": -101
+            "cp": -519
         },
         "size": 7,
         "status": {
@@ -2177,7 +2177,7 @@ pub fn analyze_multipv() -> Value {
         "time_ms": 0,
         "to_move": "defenders",
         "variant": "brandubh",
-        "win_chance": 0.938
+        "win_chance": 0.791
     })
 }
 
@@ -2217,58 +2217,58 @@ pub fn review_short_game() -> Value {
     json!({
         "plies": [
             {
-                "accuracy": 39.6,
+                "accuracy": 32.8,
                 "after": {
                     "score": {
-                        "cp": 101
+                        "cp": 519
                     },
-                    "win_chance": 0.062
+                    "win_chance": 0.209
                 },
                 "before": {
                     "score": {
-                        "cp": 262
+                        "cp": 665
                     },
-                    "win_chance": 0.338
+                    "win_chance": 0.585
                 },
                 "best": {
                     "score": {
-                        "cp": 262
+                        "cp": 665
                     },
-                    "win_chance": 0.338
+                    "win_chance": 0.585
                 },
-                "best_move": "d2-f2",
+                "best_move": "d1-e1",
                 "class": "blunder",
                 "depth": 3,
                 "legal_moves": 40,
                 "move": "d7-f7",
                 "played": {
                     "score": {
-                        "cp": 147
+                        "cp": 564
                     },
-                    "win_chance": 0.107
+                    "win_chance": 0.307
                 },
                 "ply": 1,
                 "side": "attackers"
             },
             {
-                "accuracy": 39.1,
+                "accuracy": 38.3,
                 "after": {
                     "score": {
-                        "cp": -244
+                        "cp": -637
                     },
-                    "win_chance": 0.711
+                    "win_chance": 0.494
                 },
                 "before": {
                     "score": {
-                        "cp": -101
+                        "cp": -519
                     },
-                    "win_chance": 0.938
+                    "win_chance": 0.791
                 },
                 "best": {
                     "score": {
-                        "cp": -101
+                        "cp": -519
                     },
-                    "win_chance": 0.938
+                    "win_chance": 0.791
                 },
                 "best_move": "e4-e7",
                 "class": "blunder",
@@ -2277,77 +2277,77 @@ pub fn review_short_game() -> Value {
                 "move": "d5-e5",
                 "played": {
                     "score": {
-                        "cp": -247
+                        "cp": -617
                     },
-                    "win_chance": 0.703
+                    "win_chance": 0.552
                 },
                 "ply": 2,
                 "side": "defenders"
             },
             {
-                "accuracy": 53.9,
+                "accuracy": 27.3,
                 "after": {
                     "score": {
-                        "cp": 168
+                        "cp": 504
                     },
-                    "win_chance": 0.135
+                    "win_chance": 0.182
                 },
                 "before": {
                     "score": {
-                        "cp": 244
+                        "cp": 637
                     },
-                    "win_chance": 0.289
+                    "win_chance": 0.506
                 },
                 "best": {
                     "score": {
-                        "cp": 244
+                        "cp": 637
                     },
-                    "win_chance": 0.289
+                    "win_chance": 0.506
                 },
-                "best_move": "f7-f6",
+                "best_move": "f7-f5",
                 "class": "blunder",
                 "depth": 3,
                 "legal_moves": 43,
                 "move": "a4-a5",
                 "played": {
                     "score": {
-                        "cp": 168
+                        "cp": 504
                     },
-                    "win_chance": 0.135
+                    "win_chance": 0.182
                 },
                 "ply": 3,
                 "side": "attackers"
             },
             {
-                "accuracy": 100.0,
+                "accuracy": 38.9,
                 "after": {
                     "score": {
-                        "cp": -165
+                        "cp": -490
                     },
-                    "win_chance": 0.87
+                    "win_chance": 0.841
                 },
                 "before": {
                     "score": {
-                        "cp": -168
+                        "cp": -504
                     },
-                    "win_chance": 0.865
+                    "win_chance": 0.818
                 },
                 "best": {
                     "score": {
-                        "cp": -168
+                        "cp": -504
                     },
-                    "win_chance": 0.865
+                    "win_chance": 0.818
                 },
-                "best_move": "e5-e7",
-                "class": "best",
+                "best_move": "c4-c6",
+                "class": "blunder",
                 "depth": 3,
                 "legal_moves": 23,
                 "move": "e5-e7",
                 "played": {
                     "score": {
-                        "cp": -168
+                        "cp": -606
                     },
-                    "win_chance": 0.865
+                    "win_chance": 0.583
                 },
                 "ply": 4,
                 "side": "defenders"
@@ -2355,7 +2355,7 @@ pub fn review_short_game() -> Value {
         ],
         "summary": {
             "attackers": {
-                "accuracy": 46.7,
+                "accuracy": 30.1,
                 "counts": {
                     "best": 0,
                     "blunder": 2,
@@ -2369,10 +2369,10 @@ pub fn review_short_game() -> Value {
             },
             "cached": 0,
             "defenders": {
-                "accuracy": 69.6,
+                "accuracy": 38.6,
                 "counts": {
-                    "best": 1,
-                    "blunder": 1,
+                    "best": 0,
+                    "blunder": 2,
                     "forced": 0,
                     "good": 0,
                     "inaccuracy": 0,
@@ -2381,16 +2381,16 @@ pub fn review_short_game() -> Value {
                 },
                 "moves": 2
             },
-            "elapsed_ms": 6,
+            "elapsed_ms": 3,
             "engine": {
                 "name": "branan",
                 "version": "0.1.0"
             },
             "eval": {
                 "score": {
-                    "cp": 165
+                    "cp": 490
                 },
-                "win_chance": 0.13
+                "win_chance": 0.159
             },
             "limits": {
                 "depth": 3,
@@ -2513,7 +2513,7 @@ pub fn review_missed_win() -> Value {
                 },
                 "moves": 1
             },
-            "elapsed_ms": 3,
+            "elapsed_ms": 0,
             "engine": {
                 "name": "branan",
                 "version": "0.1.0"

@@ -107,7 +107,31 @@ impl Weights {
 pub const LARGE_BOARD: u8 = 9;
 
 /// Brandubh and Brandubh (classic): the king escapes to a corner of a small board.
+/// Tuned on self-play games (`branan tune-eval`, docs/selfplay.md): the terms
+/// in no position of those games (the sharp ones, which the tuner leaves out, and
+/// corner play) keep their hand-set values.
 pub const CORNER: Weights = Weights {
+    attacker: 100,
+    defender: 115,
+    king_mobility: -1,
+    king_route: 21,
+    king_open_line: 120,
+    king_adjacent_attacker: 27,
+    king_adjacent_hostile: 11,
+    king_near_attacker: 42,
+    king_guard: -28,
+    king_distance: 12,
+    escape_guard: -34,
+    king_in_danger: 60,
+    corner_guard: 0,
+    corner_closed: 0,
+    king_mouth_line: 0,
+    king_mouth_route: 0,
+};
+
+/// Copenhagen, Fetlar and other corner-escape boards of 9x9 and more: material,
+/// the king's freedom and surroundings, and corner play.
+pub const CORNER_LARGE: Weights = Weights {
     attacker: 100,
     defender: 160,
     king_mobility: 3,
@@ -120,20 +144,10 @@ pub const CORNER: Weights = Weights {
     king_distance: 12,
     escape_guard: 18,
     king_in_danger: 60,
-    corner_guard: 0,
-    corner_closed: 0,
-    king_mouth_line: 0,
-    king_mouth_route: 0,
-};
-
-/// Copenhagen, Fetlar and other corner-escape boards of 9x9 and more: the small
-/// boards' weights, and corner play.
-pub const CORNER_LARGE: Weights = Weights {
     corner_guard: 12,
     corner_closed: 60,
     king_mouth_line: 80,
     king_mouth_route: 30,
-    ..CORNER
 };
 
 /// Tablut, Tablut (Linnaeus) and Tawlbwrdd: the king escapes to any edge square.
