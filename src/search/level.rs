@@ -23,9 +23,10 @@ pub const MAX_LEVEL: u8 = 10;
 struct Shape {
     /// The deepest iteration, if the level is bounded by depth.
     depth: Option<u32>,
-    /// The node budget, if the level is bounded by nodes (the last iteration
-    /// that completed within it is used).
-    nodes: Option<u64>,
+    /// The node budgets on boards of up to 7x7, 9x9 and larger, if the level is
+    /// bounded by nodes (the last iteration that completed within the budget is
+    /// used).
+    nodes: Option<[u64; 3]>,
     /// How many of the best lines are searched and may be picked.
     lines: usize,
     /// The softmax temperature over the lines' scores, in centipawns.
@@ -44,7 +45,7 @@ const fn by_depth(depth: u32, temperature: f64, margin: i32) -> Shape {
     }
 }
 
-const fn by_nodes(nodes: u64, lines: usize, temperature: f64, margin: i32) -> Shape {
+const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) -> Shape {
     Shape {
         depth: None,
         nodes: Some(nodes),
@@ -55,30 +56,30 @@ const fn by_nodes(nodes: u64, lines: usize, temperature: f64, margin: i32) -> Sh
 }
 
 /// Level 1 to 9, from the weakest, calibrated with the self-play lab (each level
-/// against the one below, docs/selfplay.md). Node budgets are those of a 7x7
-/// board; [`board_scale`] scales them for larger ones.
+/// against the one below, docs/selfplay.md). A node budget is given for each board
+/// size ([`size_class`]): a larger board has more moves a position, so the same
+/// depth costs more nodes, and the budgets are set so that each level completes
+/// about one ply less than the level above (measured over positions of level
+/// games) and scores 60-80% against the level below.
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
     by_depth(2, 60.0, 200),
     by_depth(2, 15.0, 50),
-    by_nodes(15_000, 5, 15.0, 50),
-    by_nodes(25_000, 3, 10.0, 30),
-    by_nodes(40_000, 3, 8.0, 25),
-    by_nodes(80_000, 2, 5.0, 15),
-    by_nodes(160_000, 2, 3.0, 10),
+    by_nodes([15_000, 45_000, 55_000], 5, 15.0, 50),
+    by_nodes([25_000, 75_000, 100_000], 3, 10.0, 30),
+    by_nodes([60_000, 120_000, 240_000], 3, 8.0, 25),
+    by_nodes([140_000, 240_000, 480_000], 2, 5.0, 15),
+    by_nodes([330_000, 480_000, 960_000], 2, 3.0, 10),
 ];
 
-/// How many times a 7x7 budget a level's node budget is on a board of `size`: the
-/// factor at which the levels' searches complete about the depths they reach on
-/// 7x7 (measured over positions of self-play games: on 9x9 the 7x7 budgets reach
-/// 0.4 to 1.1 plies less, on 11x11 1 to 1.5 plies less). More moves a position
-/// means more nodes a ply.
-pub const fn board_scale(size: u8) -> u64 {
+/// Which column of a level's node budgets a board of `size` uses: up to 7x7, up
+/// to 9x9, larger.
+pub const fn size_class(size: u8) -> usize {
     match size {
-        0..=7 => 1,
-        8..=9 => 3,
-        _ => 6,
+        0..=7 => 0,
+        8..=9 => 1,
+        _ => 2,
     }
 }
 
@@ -90,7 +91,7 @@ fn shape(level: u8) -> Option<Shape> {
 
 /// The limits and number of lines of an analysis at `level` on a board of `size`,
 /// from the limits asked for: below level 10 the level's depth or node budget
-/// (scaled by [`board_scale`]) caps the search, and its number of lines is
+/// (the one for the board's [`size_class`]) caps the search, and its number of lines is
 /// searched. When more lines are asked for, the node budget grows in proportion,
 /// so that each line gets the same share and the level plays about as well.
 /// Limits asked for that are tighter still hold.
@@ -101,7 +102,7 @@ pub fn limits(level: u8, size: u8, asked: &Limits, multipv: usize) -> (Limits, u
     let lines = s.lines.max(multipv).min(MAX_MULTIPV);
     let own_nodes = s
         .nodes
-        .map(|n| n * board_scale(size) * lines as u64 / s.lines as u64);
+        .map(|n| n[size_class(size)] * lines as u64 / s.lines as u64);
     let limits = Limits {
         depth: tighter(asked.depth, s.depth),
         nodes: tighter(asked.nodes, own_nodes),
@@ -300,7 +301,7 @@ mod tests {
         let (l, pv) = limits(1, 7, &Limits::time_ms(500), 1);
         assert_eq!((l.depth, l.nodes, l.time_ms), (Some(1), None, Some(500)));
         assert_eq!(pv, SHAPES[0].lines);
-        let own = SHAPES[8].nodes.unwrap();
+        let own = SHAPES[8].nodes.unwrap()[0];
         let (l, pv) = limits(9, 7, &Limits::time_ms(500), 1);
         assert_eq!((l.depth, l.nodes, pv), (None, Some(own), SHAPES[8].lines));
         // More lines asked for: the same share of nodes for each.
@@ -314,17 +315,17 @@ mod tests {
             limits(10, 7, &Limits::time_ms(500), 2),
             (Limits::time_ms(500), 2)
         );
-        // Larger boards: more nodes for the same depth; depth bounds unscaled.
+        // Larger boards: their own budgets; depth bounds the same.
         assert_eq!(
             limits(9, 9, &Limits::time_ms(500), 1).0.nodes,
-            Some(own * board_scale(9))
+            Some(SHAPES[8].nodes.unwrap()[1])
         );
         assert_eq!(
-            limits(5, 11, &Limits::default(), 1).0.nodes,
-            Some(SHAPES[4].nodes.unwrap() * board_scale(11))
+            limits(5, 13, &Limits::default(), 1).0.nodes,
+            Some(SHAPES[4].nodes.unwrap()[2])
         );
         assert_eq!(limits(1, 11, &Limits::default(), 1).0.depth, Some(1));
-        assert!(board_scale(7) == 1 && board_scale(9) > 1 && board_scale(11) > board_scale(9));
+        assert_eq!([7, 8, 9, 11, 19].map(size_class), [0, 1, 1, 2, 2]);
     }
 
     #[test]
@@ -337,11 +338,24 @@ mod tests {
         for w in SHAPES.windows(2) {
             let (lo, hi) = (w[0], w[1]);
             let same_kind = lo.nodes.is_some() == hi.nodes.is_some();
-            let grows = !same_kind || hi.depth > lo.depth || hi.nodes > lo.nodes;
+            // Node budgets compare board size by board size.
+            let more = |a: Option<[u64; 3]>, b: Option<[u64; 3]>, strictly: bool| match (a, b) {
+                (Some(a), Some(b)) => {
+                    (0..3).all(|i| if strictly { a[i] > b[i] } else { a[i] >= b[i] })
+                }
+                _ => !strictly,
+            };
+            let grows = !same_kind || hi.depth > lo.depth || more(hi.nodes, lo.nodes, true);
             assert!(
-                !same_kind || (hi.depth >= lo.depth && hi.nodes >= lo.nodes),
+                !same_kind || (hi.depth >= lo.depth && more(hi.nodes, lo.nodes, false)),
                 "{lo:?} {hi:?}"
             );
+            if let Some(n) = hi.nodes {
+                assert!(
+                    n[0] <= n[1] && n[1] <= n[2],
+                    "larger boards, no fewer nodes: {hi:?}"
+                );
+            }
             assert!(hi.lines <= lo.lines, "{lo:?} {hi:?}");
             assert!(
                 grows || (hi.temperature < lo.temperature && hi.margin <= lo.margin),
