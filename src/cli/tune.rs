@@ -95,7 +95,15 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             entry.2 += 1;
         }
     }
+    if by_family.is_empty() {
+        eprintln!("branan tune-eval: no games in the files given");
+        return ExitCode::FAILURE;
+    }
     for (name, (w, samples, games)) in &by_family {
+        if samples.is_empty() {
+            println!("{name}: {games} games, no position to tune on");
+            continue;
+        }
         let t = tune(w, samples, args.steps);
         println!(
             "{name}: {games} games, {} positions, scale 1/{:.0} cp, offset {:+.0} cp, squared error {:.5} -> {:.5}",

@@ -80,8 +80,8 @@ fn error(samples: &[Sample], p: &[f64; PARAMS]) -> f64 {
 }
 
 /// Minimizes the error over the parameters `free` lets move, from `p`, with
-/// `steps` steps of Adam (a step size of one centipawn for weights and offset,
-/// 1% for the scale).
+/// `steps` steps of Adam (a step size of one centipawn for the weights, ten for
+/// the offset, which starts far from its value, and 1% for the scale).
 fn descend(samples: &[Sample], p: &mut [f64; PARAMS], free: &[bool; PARAMS], steps: usize) {
     let (beta1, beta2) = (0.9, 0.999);
     let mut m = [0f64; PARAMS];
@@ -108,7 +108,11 @@ fn descend(samples: &[Sample], p: &mut [f64; PARAMS], free: &[bool; PARAMS], ste
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
             let v_hat = v[i] / (1.0 - beta2.powi(step as i32));
-            let rate = if i == LOG_SCALE { 0.01 } else { 1.0 };
+            let rate = match i {
+                LOG_SCALE => 0.01,
+                OFFSET => 10.0,
+                _ => 1.0,
+            };
             p[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
         }
     }
@@ -117,7 +121,7 @@ fn descend(samples: &[Sample], p: &mut [f64; PARAMS], free: &[bool; PARAMS], ste
 /// Tunes `start` on `samples` with `steps` steps of gradient descent (Adam).
 /// First the scale and offset are fitted to `start` (its error), then every
 /// weight but the attacking soldier's moves with them. Weights come out rounded to
-/// whole centipawns.
+/// whole centipawns. Without samples every term is unused and nothing moves.
 pub(crate) fn tune(start: &Weights, samples: &[Sample], steps: usize) -> Tuned {
     let mut p = [0f64; PARAMS];
     for (i, &t) in Term::ALL.iter().enumerate() {
@@ -131,8 +135,8 @@ pub(crate) fn tune(start: &Weights, samples: &[Sample], steps: usize) -> Tuned {
         .map(|(_, &t)| t)
         .collect();
     let mut free = [false; PARAMS];
-    free[OFFSET] = true;
-    free[LOG_SCALE] = true;
+    free[OFFSET] = !samples.is_empty();
+    free[LOG_SCALE] = !samples.is_empty();
     descend(samples, &mut p, &free, steps.div_ceil(2));
     let error_before = error(samples, &p);
     for (i, &t) in Term::ALL.iter().enumerate() {
@@ -206,5 +210,13 @@ mod tests {
             (w.king_distance - hidden.king_distance).abs() + (w.defender - hidden.defender).abs()
         };
         assert!(off(&tuned.weights) < off(&CORNER) / 2, "{tuned:?}");
+    }
+
+    #[test]
+    fn without_samples_nothing_moves() {
+        let tuned = tune(&CORNER, &[], 50);
+        assert_eq!(tuned.weights, CORNER);
+        assert_eq!(tuned.unused.len(), Term::ALL.len());
+        assert!(tuned.error_before.is_finite() && tuned.error_after.is_finite());
     }
 }
