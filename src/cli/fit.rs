@@ -2,7 +2,6 @@
 //! `branan match` (the scores its engines gave, and the results).
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,34 +61,16 @@ fn samples(record: &serde_json::Value) -> Option<(&'static Variant, Vec<Sample>)
 pub fn run(args: &FitArgs) -> ExitCode {
     let mut by_variant: BTreeMap<&'static str, Vec<Sample>> = BTreeMap::new();
     let mut games: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for path in &args.games {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("branan fit-win-chance: cannot open {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
+    let read = super::read_games("fit-win-chance", "a game with scores", &args.games, |r| {
+        let Some((v, s)) = samples(r) else {
+            return false;
         };
-        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
-            let Ok(line) = line else { break };
-            let parsed = serde_json::from_str::<serde_json::Value>(&line)
-                .ok()
-                .and_then(|r| samples(&r));
-            match parsed {
-                Some((v, s)) => {
-                    by_variant.entry(v.id).or_default().extend(s);
-                    *games.entry(v.id).or_default() += 1;
-                }
-                None => {
-                    eprintln!(
-                        "branan fit-win-chance: {} line {}: not a game with scores",
-                        path.display(),
-                        n + 1
-                    );
-                    return ExitCode::FAILURE;
-                }
-            }
-        }
+        by_variant.entry(v.id).or_default().extend(s);
+        *games.entry(v.id).or_default() += 1;
+        true
+    });
+    if let Err(code) = read {
+        return code;
     }
     println!(
         "preset            games  samples   k (cp)  offset (cp)  log loss  baseline  (in use: k, offset)"

@@ -76,3 +76,36 @@ pub fn run() -> ExitCode {
         None => serve::run(cli.serve),
     }
 }
+
+/// Every line of the games files `paths` (JSON lines written by `match`), handed
+/// to `take`; the first file that cannot be read, or line `take` refuses, ends
+/// it with a message naming `tool`, the file and the line (`not WHAT`).
+fn read_games(
+    tool: &str,
+    what: &str,
+    paths: &[std::path::PathBuf],
+    mut take: impl FnMut(&serde_json::Value) -> bool,
+) -> Result<(), ExitCode> {
+    use std::io::BufRead;
+    for path in paths {
+        let file = std::fs::File::open(path).map_err(|e| {
+            eprintln!("branan {tool}: cannot open {}: {e}", path.display());
+            ExitCode::FAILURE
+        })?;
+        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let Ok(line) = line else { break };
+            let ok = serde_json::from_str::<serde_json::Value>(&line)
+                .ok()
+                .is_some_and(|r| take(&r));
+            if !ok {
+                eprintln!(
+                    "branan {tool}: {} line {}: not {what}",
+                    path.display(),
+                    n + 1
+                );
+                return Err(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(())
+}

@@ -3,7 +3,6 @@
 //! before and after; the weights in use are not changed.
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,7 +39,10 @@ fn family(w: &'static Weights) -> &'static str {
 
 /// The samples of one game record (positions after its opening), or `None` when
 /// the line is not a game.
-fn samples(record: &serde_json::Value) -> Option<(&'static Weights, Vec<Sample>)> {
+fn samples(
+    record: &serde_json::Value,
+    evaluators: &mut BTreeMap<&'static str, Evaluator>,
+) -> Option<(&'static Weights, Vec<Sample>)> {
     let variant = Variant::by_id(record["variant"].as_str()?)?;
     let w = weights(variant);
     if record["reason"] == "engine_error" {
@@ -52,12 +54,14 @@ fn samples(record: &serde_json::Value) -> Option<(&'static Weights, Vec<Sample>)
         _ => 0.5,
     };
     let opening = record["opening"].as_array().map_or(0, Vec::len);
-    let eval = Evaluator::new(variant);
+    let eval = evaluators
+        .entry(variant.id)
+        .or_insert_with(|| Evaluator::new(variant));
     let mut game = Game::new(Position::start(variant));
     let mut out = Vec::new();
     for (i, m) in record["moves"].as_array()?.iter().enumerate() {
         if i >= opening {
-            out.extend(sample(&eval, game.position(), result));
+            out.extend(sample(eval, game.position(), result));
         }
         game.play(m.as_str()?.parse().ok()?).ok()?;
     }
@@ -67,33 +71,21 @@ fn samples(record: &serde_json::Value) -> Option<(&'static Weights, Vec<Sample>)
 pub fn run(args: &TuneArgs) -> ExitCode {
     let mut by_family: BTreeMap<&'static str, (&'static Weights, Vec<Sample>, usize)> =
         BTreeMap::new();
-    for path in &args.games {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("branan tune-eval: cannot open {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
+    // One evaluator a preset, built on its first game.
+    let mut evaluators: BTreeMap<&'static str, Evaluator> = BTreeMap::new();
+    let read = super::read_games("tune-eval", "a game", &args.games, |r| {
+        let Some((w, s)) = samples(r, &mut evaluators) else {
+            return false;
         };
-        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
-            let Ok(line) = line else { break };
-            let Some((w, s)) = serde_json::from_str::<serde_json::Value>(&line)
-                .ok()
-                .and_then(|r| samples(&r))
-            else {
-                eprintln!(
-                    "branan tune-eval: {} line {}: not a game",
-                    path.display(),
-                    n + 1
-                );
-                return ExitCode::FAILURE;
-            };
-            let entry = by_family
-                .entry(family(w))
-                .or_insert_with(|| (w, Vec::new(), 0));
-            entry.1.extend(s);
-            entry.2 += 1;
-        }
+        let entry = by_family
+            .entry(family(w))
+            .or_insert_with(|| (w, Vec::new(), 0));
+        entry.1.extend(s);
+        entry.2 += 1;
+        true
+    });
+    if let Err(code) = read {
+        return code;
     }
     if by_family.is_empty() {
         eprintln!("branan tune-eval: no games in the files given");

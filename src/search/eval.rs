@@ -288,10 +288,32 @@ impl Tally for Terms {
     }
 }
 
+/// A game of up to `plies` random legal moves from the start of `v`, drawn with
+/// `rand`: positions for the tests of the evaluation and its tuning.
+#[cfg(test)]
+pub(crate) fn random_game(
+    v: &'static crate::rules::Variant,
+    plies: u64,
+    rand: &mut impl FnMut() -> u64,
+) -> crate::rules::Game {
+    let mut game = crate::rules::Game::new(Position::start(v));
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        let m = moves[(rand() % moves.len() as u64) as usize];
+        if game.play(m).is_err() {
+            break;
+        }
+    }
+    game
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Game, Variant};
+    use crate::rules::Variant;
 
     /// The terms with the weights are the evaluation, in every family (edge
     /// escape, corner escape on small and large boards), with either side to move.
@@ -309,17 +331,8 @@ mod tests {
             let eval = Evaluator::new(v);
             let mut nonzero = [false; TERMS];
             for _ in 0..60 {
-                let mut game = Game::new(Position::start(v));
-                for _ in 0..(rand() % 60) {
-                    let moves = game.legal_moves();
-                    if moves.is_empty() || game.outcome().is_some() {
-                        break;
-                    }
-                    let m = moves[(rand() % moves.len() as u64) as usize];
-                    if game.play(m).is_err() {
-                        break;
-                    }
-                }
+                let plies = rand() % 60;
+                let game = random_game(v, plies, &mut rand);
                 let pos = game.position();
                 let terms = eval.terms(pos);
                 let s = terms.score(weights(v));

@@ -161,7 +161,8 @@ pub(crate) fn tune(start: &Weights, samples: &[Sample], steps: usize) -> Tuned {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Game, Variant};
+    use crate::rules::Variant;
+    use crate::search::eval::random_game;
     use crate::search::params::CORNER;
 
     /// Samples of random playouts from the start, each scored by a hidden set of
@@ -182,17 +183,8 @@ mod tests {
         };
         let mut samples = Vec::new();
         for _ in 0..300 {
-            let mut game = Game::new(Position::start(v));
-            for _ in 0..(rand() % 30) {
-                let moves = game.legal_moves();
-                if moves.is_empty() || game.outcome().is_some() {
-                    break;
-                }
-                let m = moves[(rand() % moves.len() as u64) as usize];
-                if game.play(m).is_err() {
-                    break;
-                }
-            }
+            let plies = rand() % 30;
+            let game = random_game(v, plies, &mut rand);
             let pos = *game.position();
             let terms = eval.terms(&pos);
             // The result a logistic model of the hidden weights expects, as a
