@@ -433,11 +433,11 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
 
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
 pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
-    let (limits, multipv) =
-        search::level::limits(p.level, p.built.game.size(), &p.limits, p.multipv);
+    let board = search::level::Board::of_game(&p.built.game);
+    let (limits, multipv) = search::level::limits(p.level, board, &p.limits, p.multipv);
     let mut analysis =
         with_word!(&p.built.game, AnyGame, g => searcher.analyze(g, &limits, multipv, stop));
-    search::level::apply(&mut analysis, p.level, p.seed);
+    search::level::apply(&mut analysis, p.level, board, p.seed);
     analysis.lines.truncate(p.multipv);
     if stop.load(Ordering::Relaxed) {
         return None;

@@ -615,12 +615,13 @@ fn search_position(
     searcher: &mut Searcher,
     stop: &AtomicBool,
 ) -> Option<Stored> {
-    let (limits, multipv) = search::level::limits(plan.level, game.size(), &plan.limits, 1);
+    let board = search::level::Board::of_game(game);
+    let (limits, multipv) = search::level::limits(plan.level, board, &plan.limits, 1);
     let Searched {
         mut analysis,
         compared,
     } = with_word!(game, AnyGame, g => same_root::search(searcher, g, played, &limits, multipv, stop));
-    search::level::apply(&mut analysis, plan.level, 0);
+    search::level::apply(&mut analysis, plan.level, board, 0);
     analysis.lines.truncate(1);
     if stop.load(Ordering::Relaxed) {
         return None;

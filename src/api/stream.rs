@@ -252,15 +252,15 @@ fn search_job(
         };
         // A level below full searches its own way and picks among the lines it
         // found, exactly as `POST /v1/analyze` does.
-        let (limits, multipv) =
-            search::level::limits(p.level, p.built.game.size(), &p.limits, p.multipv);
+        let board = search::level::Board::of_game(&p.built.game);
+        let (limits, multipv) = search::level::limits(p.level, board, &p.limits, p.multipv);
         let mut analysis = crate::with_word!(&p.built.game, AnyGame, g => {
             searcher.analyze_with(g, &limits, multipv, &stop, Some(&mut listener))
         });
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        search::level::apply(&mut analysis, p.level, p.seed);
+        search::level::apply(&mut analysis, p.level, board, p.seed);
         analysis.lines.truncate(p.multipv);
         searches();
         let _ = tx.send(event(

@@ -22,13 +22,32 @@ fn at<W: Word>(sq: Square) -> usize {
 use super::corner_play::CornerPlay;
 use super::params::{CORNER, CORNER_LARGE, EDGE, LARGE_BOARD, MATE_BOUND, Term, Weights};
 
-/// The weights for `v`'s family: corner escape on a small board (7x7 and
-/// smaller) or a large one, or edge escape.
-pub fn weights<W: Word>(v: &Variant<W>) -> &'static Weights {
+/// The families of rule sets the evaluation has weights for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Corner escape on a small board (7x7 and smaller).
+    Corner,
+    /// Corner escape on a larger board.
+    CornerLarge,
+    /// Edge escape.
+    Edge,
+}
+
+/// `v`'s family.
+pub fn family<W: Word>(v: &Variant<W>) -> Family {
     match v.escape {
-        Escape::Corners if v.size() >= LARGE_BOARD => &CORNER_LARGE,
-        Escape::Corners => &CORNER,
-        Escape::Edges => &EDGE,
+        Escape::Corners if v.size() >= LARGE_BOARD => Family::CornerLarge,
+        Escape::Corners => Family::Corner,
+        Escape::Edges => Family::Edge,
+    }
+}
+
+/// The weights for `v`'s [`family`].
+pub fn weights<W: Word>(v: &Variant<W>) -> &'static Weights {
+    match family(v) {
+        Family::Corner => &CORNER,
+        Family::CornerLarge => &CORNER_LARGE,
+        Family::Edge => &EDGE,
     }
 }
 

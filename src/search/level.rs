@@ -13,7 +13,9 @@
 //! at a given level and seed is reproducible whenever the level's own bound (depth
 //! or nodes) stops the search before the time does.
 
+use super::eval::{Family, family};
 use super::{Analysis, Limits, MAX_MULTIPV, Score};
+use crate::rules::{AnyGame, Variant, Word};
 
 /// The strongest level: the full engine.
 pub const MAX_LEVEL: u8 = 10;
@@ -65,12 +67,26 @@ const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
     by_depth(2, 60.0, 200),
-    by_depth(2, 15.0, 50),
+    by_depth(2, 6.0, 20),
     by_nodes([15_000, 45_000, 55_000], 5, 15.0, 50),
     by_nodes([25_000, 75_000, 100_000], 3, 10.0, 30),
     by_nodes([60_000, 120_000, 240_000], 3, 8.0, 25),
     by_nodes([140_000, 240_000, 480_000], 2, 5.0, 15),
     by_nodes([330_000, 480_000, 960_000], 2, 3.0, 10),
+];
+
+/// Levels 1 to 4 on boards played with the large corner boards' evaluation
+/// (Copenhagen, Fetlar). There a search to depth 2 gains more over depth 1 than
+/// on the other boards: with the shared temperatures level 3 scored 84% against
+/// level 2. Level 2 here chooses more strictly and level 3 more freely, which
+/// splits that gain between the two steps, and level 4 keeps a wider choice than
+/// on the other boards, which holds its step over level 3 near 70% (the shared
+/// level 4 scored over 80% against a level 3 this free).
+const LARGE_CORNER_DEPTH_LEVELS: [Shape; 4] = [
+    by_depth(1, 400.0, 1000),
+    by_depth(1, 8.0, 30),
+    by_depth(2, 100.0, 300),
+    by_depth(2, 15.0, 50),
 ];
 
 /// Which column of a level's node budgets a board of `size` uses: up to 7x7, up
@@ -83,26 +99,57 @@ pub const fn size_class(size: u8) -> usize {
     }
 }
 
-fn shape(level: u8) -> Option<Shape> {
-    (1..MAX_LEVEL)
-        .contains(&level)
-        .then(|| SHAPES[usize::from(level - 1)])
+/// What a level's search and choice depend on besides the level: the board's
+/// [`size_class`], and whether the game is played with the large corner boards'
+/// evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    size_class: usize,
+    large_corner: bool,
 }
 
-/// The limits and number of lines of an analysis at `level` on a board of `size`,
-/// from the limits asked for: below level 10 the level's depth or node budget
-/// (the one for the board's [`size_class`]) caps the search, and its number of lines is
+impl Board {
+    pub fn of<W: Word>(v: &Variant<W>) -> Board {
+        Board {
+            size_class: size_class(v.size()),
+            large_corner: family(v) == Family::CornerLarge,
+        }
+    }
+
+    pub fn of_game(g: &AnyGame) -> Board {
+        crate::with_word!(g, AnyGame, g => Board::of(g.position().variant()))
+    }
+}
+
+/// The nine levels below [`MAX_LEVEL`] on `board`.
+fn ladder(board: Board) -> [Shape; 9] {
+    let mut shapes = SHAPES;
+    if board.large_corner {
+        shapes[..LARGE_CORNER_DEPTH_LEVELS.len()].copy_from_slice(&LARGE_CORNER_DEPTH_LEVELS);
+    }
+    shapes
+}
+
+fn shape(level: u8, board: Board) -> Option<Shape> {
+    (1..MAX_LEVEL)
+        .contains(&level)
+        .then(|| ladder(board)[usize::from(level - 1)])
+}
+
+/// The limits and number of lines of an analysis at `level` on `board`, from the
+/// limits asked for: below level 10 the level's depth or node budget (the one for
+/// the board's [`size_class`]) caps the search, and its number of lines is
 /// searched. When more lines are asked for, the node budget grows in proportion,
 /// so that each line gets the same share and the level plays about as well.
 /// Limits asked for that are tighter still hold.
-pub fn limits(level: u8, size: u8, asked: &Limits, multipv: usize) -> (Limits, usize) {
-    let Some(s) = shape(level) else {
+pub fn limits(level: u8, board: Board, asked: &Limits, multipv: usize) -> (Limits, usize) {
+    let Some(s) = shape(level, board) else {
         return (*asked, multipv);
     };
     let lines = s.lines.max(multipv).min(MAX_MULTIPV);
     let own_nodes = s
         .nodes
-        .map(|n| n[size_class(size)] * lines as u64 / s.lines as u64);
+        .map(|n| n[board.size_class] * lines as u64 / s.lines as u64);
     let limits = Limits {
         depth: tighter(asked.depth, s.depth),
         nodes: tighter(asked.nodes, own_nodes),
@@ -160,8 +207,10 @@ fn rank(s: Score) -> i64 {
 
 /// Which of `a.lines` a player at `level` plays (an index into `a.lines`, 0 at
 /// level 10 or when there is at most one line).
-pub fn choose(a: &Analysis, level: u8, seed: u64) -> usize {
-    let Some(s) = shape(level) else { return 0 };
+pub fn choose(a: &Analysis, level: u8, board: Board, seed: u64) -> usize {
+    let Some(s) = shape(level, board) else {
+        return 0;
+    };
     // Only the level's own lines are drawn from, however many were searched.
     let lines = &a.lines[..a.lines.len().min(s.lines)];
     if lines.len() <= 1 {
@@ -200,8 +249,8 @@ pub fn choose(a: &Analysis, level: u8, seed: u64) -> usize {
 
 /// Replaces the analysis's best move, score and line with those of the line a
 /// player at `level` plays (so `lines[0]` stays the engine's best).
-pub fn apply(a: &mut Analysis, level: u8, seed: u64) {
-    let i = choose(a, level, seed);
+pub fn apply(a: &mut Analysis, level: u8, board: Board, seed: u64) {
+    let i = choose(a, level, board, seed);
     if let Some(line) = a.lines.get(i) {
         a.best_move = Some(line.mv);
         a.score = line.score;
@@ -212,9 +261,18 @@ pub fn apply(a: &mut Analysis, level: u8, seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Move, Square};
+    use crate::rules::{Move, Square, Variant};
     use crate::search::Line;
     use std::time::Duration;
+
+    fn board(id: &str) -> Board {
+        Board::of(Variant::by_id(id).unwrap())
+    }
+
+    const SMALL: Board = Board {
+        size_class: 0,
+        large_corner: false,
+    };
 
     fn mv(i: u8) -> Move {
         Move {
@@ -249,7 +307,7 @@ mod tests {
     fn a_forced_win_is_always_played() {
         let a = analysis(&[Score::Cp(30), Score::Win(1), Score::Cp(20)]);
         for seed in 0..200 {
-            assert_eq!(choose(&a, 1, seed), 1);
+            assert_eq!(choose(&a, 1, SMALL, seed), 1);
         }
     }
 
@@ -257,10 +315,10 @@ mod tests {
     fn a_forced_loss_is_never_picked_while_another_line_holds() {
         let a = analysis(&[Score::Cp(0), Score::Win(-2), Score::Cp(-50)]);
         for seed in 0..500 {
-            assert_ne!(choose(&a, 1, seed), 1);
+            assert_ne!(choose(&a, 1, SMALL, seed), 1);
         }
         let lost = analysis(&[Score::Win(-4), Score::Win(-2)]);
-        assert_eq!(choose(&lost, 1, 7), 0);
+        assert_eq!(choose(&lost, 1, SMALL, 7), 0);
     }
 
     #[test]
@@ -274,7 +332,7 @@ mod tests {
         let picks = |level| {
             let mut seen = [0u32; 4];
             for seed in 0..400 {
-                seen[choose(&a, level, seed)] += 1;
+                seen[choose(&a, level, SMALL, seed)] += 1;
             }
             seen
         };
@@ -290,52 +348,82 @@ mod tests {
     fn the_same_seed_gives_the_same_choice() {
         let a = analysis(&[Score::Cp(10), Score::Cp(5), Score::Cp(0)]);
         for seed in 0..50 {
-            assert_eq!(choose(&a, 2, seed), choose(&a, 2, seed));
+            assert_eq!(choose(&a, 2, SMALL, seed), choose(&a, 2, SMALL, seed));
         }
-        let all: std::collections::HashSet<usize> = (0..50).map(|s| choose(&a, 2, s)).collect();
+        let all: std::collections::HashSet<usize> =
+            (0..50).map(|s| choose(&a, 2, SMALL, s)).collect();
         assert!(all.len() > 1);
     }
 
     #[test]
     fn limits_cap_the_depth_or_the_nodes_and_widen_the_lines() {
-        let (l, pv) = limits(1, 7, &Limits::time_ms(500), 1);
+        let (l, pv) = limits(1, SMALL, &Limits::time_ms(500), 1);
         assert_eq!((l.depth, l.nodes, l.time_ms), (Some(1), None, Some(500)));
         assert_eq!(pv, SHAPES[0].lines);
         let own = SHAPES[8].nodes.unwrap()[0];
-        let (l, pv) = limits(9, 7, &Limits::time_ms(500), 1);
+        let (l, pv) = limits(9, SMALL, &Limits::time_ms(500), 1);
         assert_eq!((l.depth, l.nodes, pv), (None, Some(own), SHAPES[8].lines));
         // More lines asked for: the same share of nodes for each.
-        let (l, pv) = limits(9, 7, &Limits::time_ms(500), MAX_MULTIPV);
+        let (l, pv) = limits(9, SMALL, &Limits::time_ms(500), MAX_MULTIPV);
         let share = own * MAX_MULTIPV as u64 / SHAPES[8].lines as u64;
         assert_eq!((l.nodes, pv), (Some(share), MAX_MULTIPV));
         // Tighter limits asked for hold.
-        assert_eq!(limits(9, 7, &Limits::nodes(100), 1).0.nodes, Some(100));
-        assert_eq!(limits(1, 7, &Limits::depth(3), 1).0.depth, Some(1));
+        assert_eq!(limits(9, SMALL, &Limits::nodes(100), 1).0.nodes, Some(100));
+        assert_eq!(limits(1, SMALL, &Limits::depth(3), 1).0.depth, Some(1));
         assert_eq!(
-            limits(10, 7, &Limits::time_ms(500), 2),
+            limits(10, SMALL, &Limits::time_ms(500), 2),
             (Limits::time_ms(500), 2)
         );
         // Larger boards: their own budgets; depth bounds the same.
         assert_eq!(
-            limits(9, 9, &Limits::time_ms(500), 1).0.nodes,
+            limits(9, board("tablut"), &Limits::time_ms(500), 1).0.nodes,
             Some(SHAPES[8].nodes.unwrap()[1])
         );
         assert_eq!(
-            limits(5, 13, &Limits::default(), 1).0.nodes,
+            limits(5, board("copenhagen"), &Limits::default(), 1)
+                .0
+                .nodes,
             Some(SHAPES[4].nodes.unwrap()[2])
         );
-        assert_eq!(limits(1, 11, &Limits::default(), 1).0.depth, Some(1));
+        assert_eq!(
+            limits(1, board("tawlbwrdd"), &Limits::default(), 1).0.depth,
+            Some(1)
+        );
         assert_eq!([7, 8, 9, 11, 19].map(size_class), [0, 1, 1, 2, 2]);
+        assert_eq!(board("brandubh"), SMALL);
+    }
+
+    #[test]
+    fn large_corner_boards_have_depth_levels_of_their_own() {
+        let (copenhagen, tawlbwrdd) = (board("copenhagen"), board("tawlbwrdd"));
+        assert_eq!(board("fetlar"), copenhagen);
+        assert_ne!(copenhagen, tawlbwrdd);
+        // The same lines, 60 cp apart: level 2 takes the second more rarely on
+        // Copenhagen's board, level 3 more often.
+        let a = analysis(&[Score::Cp(60), Score::Cp(0), Score::Cp(-400)]);
+        let second = |level, b| (0..400).filter(|&s| choose(&a, level, b, s) == 1).count();
+        assert!(second(2, copenhagen) < second(2, tawlbwrdd));
+        assert!(second(3, copenhagen) > second(3, tawlbwrdd));
+        // The levels above are the same on both.
+        for level in 5..MAX_LEVEL {
+            assert_eq!(shape(level, copenhagen), shape(level, tawlbwrdd));
+        }
     }
 
     #[test]
     fn each_level_searches_more_or_chooses_better_than_the_one_below() {
         // Depth-bounded levels come first. Up the ladder the bound never shrinks
         // and the lines never widen; where the bound stays, the choice narrows.
-        let first_by_nodes = SHAPES.iter().position(|s| s.nodes.is_some()).unwrap();
-        assert!(SHAPES[..first_by_nodes].iter().all(|s| s.depth.is_some()));
-        assert!(SHAPES[first_by_nodes..].iter().all(|s| s.depth.is_none()));
-        for w in SHAPES.windows(2) {
+        for id in ["brandubh", "tablut", "tawlbwrdd", "copenhagen"] {
+            climbs(&ladder(board(id)));
+        }
+    }
+
+    fn climbs(shapes: &[Shape]) {
+        let first_by_nodes = shapes.iter().position(|s| s.nodes.is_some()).unwrap();
+        assert!(shapes[..first_by_nodes].iter().all(|s| s.depth.is_some()));
+        assert!(shapes[first_by_nodes..].iter().all(|s| s.depth.is_none()));
+        for w in shapes.windows(2) {
             let (lo, hi) = (w[0], w[1]);
             let same_kind = lo.nodes.is_some() == hi.nodes.is_some();
             // Node budgets compare board size by board size.
@@ -374,12 +462,12 @@ mod tests {
         // The start, where several moves are about as good.
         let game = Game::new(Position::start(v));
         let level = (1..MAX_LEVEL)
-            .find(|&l| shape(l).is_some_and(|s| s.nodes.is_some()))
+            .find(|&l| shape(l, SMALL).is_some_and(|s| s.nodes.is_some()))
             .unwrap();
         let play = |asked: Limits, seed: u64| {
-            let (limits, lines) = super::limits(level, v.size(), &asked, 1);
+            let (limits, lines) = super::limits(level, Board::of(v), &asked, 1);
             let mut a = Searcher::new(16).analyze(&game, &limits, lines, &AtomicBool::new(false));
-            apply(&mut a, level, seed);
+            apply(&mut a, level, Board::of(v), seed);
             (a.best_move, a.depth, a.nodes)
         };
         // Budgets far beyond what the level's nodes take: the node budget binds.

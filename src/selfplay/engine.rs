@@ -142,11 +142,12 @@ pub fn pick(
             Ok((moves.as_slice()[Rng::new(seed).below(moves.len())], None))
         }
         Engine::Level(l) => {
-            let (limits, multipv) = level::limits(*l, start.variant().size(), &per.limits(), 1);
+            let board = level::Board::of(start.variant());
+            let (limits, multipv) = level::limits(*l, board, &per.limits(), 1);
             let mut a = searcher.analyze(game, &limits, multipv, &AtomicBool::new(false));
             // The engine's own judgement of the position, before a level's choice.
             let score = a.lines.first().map(|line| line.score);
-            level::apply(&mut a, *l, seed);
+            level::apply(&mut a, *l, board, seed);
             a.best_move
                 .map(|m| (m, score))
                 .ok_or_else(|| "the engine found no move".to_owned())
