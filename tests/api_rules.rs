@@ -4,53 +4,13 @@
 //! plays its own rules (the same as `branan perft --rules`), every malformed rule set
 //! gets a located 4xx problem, and two spellings of the same rules share the cache.
 
+mod real_server;
+
 use std::process::Command;
-use std::time::Duration;
 
-use branan::api::{Background, ServerConfig};
+use branan::api::Background;
+use real_server::{get_json as get, post, start};
 use serde_json::{Value, json};
-
-fn start() -> Background {
-    let config = ServerConfig {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        workers: Some(1),
-        ..ServerConfig::default()
-    };
-    Background::start(config).expect("the server starts")
-}
-
-fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(30))
-        .build()
-}
-
-/// Status and JSON body of a request (error statuses included).
-fn answer(result: Result<ureq::Response, ureq::Error>) -> (u16, Value) {
-    let res = match result {
-        Ok(res) | Err(ureq::Error::Status(_, res)) => res,
-        Err(e) => panic!("transport error {e}"),
-    };
-    let status = res.status();
-    let body = res.into_json().unwrap_or(Value::Null);
-    (status, body)
-}
-
-fn post(server: &Background, path: &str, body: &Value) -> (u16, Value) {
-    answer(
-        agent()
-            .post(&format!("{}{path}", server.url()))
-            .send_json(body.clone()),
-    )
-}
-
-fn get(server: &Background, path: &str, query: &[(&str, &str)]) -> (u16, Value) {
-    let mut req = agent().get(&format!("{}{path}", server.url()));
-    for (k, v) in query {
-        req = req.query(k, v);
-    }
-    answer(req.call())
-}
 
 /// A preset's rule object as `GET /v1/variants/{id}` answers it.
 fn rule_object(server: &Background, id: &str) -> Value {

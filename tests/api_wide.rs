@@ -5,15 +5,15 @@
 //! judges each ply, the board picture draws thirteen files, and
 //! `branan analyze` answers a line with `rules`.
 
+mod real_server;
 mod reference;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use branan::api::dto::VariantDto;
-use branan::api::{Background, ServerConfig};
 use branan::rules::{AnyVariant, opentafl};
+use real_server::{get, post, start};
 use serde_json::{Value, json};
 
 /// A 13x13 rule set in OpenTafl's notation: corner escape, an armed king, a
@@ -23,47 +23,6 @@ const RULES: &str = "dim:13 name:Test13 esc:c ka:y sw:s efe:y start:/4ttttt4/6t6
 /// The king on a12, next to the a13 corner (his line to a1 blocked on a2), with
 /// the defenders to move; capturing on a2 is no win, an attacker is left on g1.
 const KING_BY_A_CORNER: &str = "13/K12/13/13/13/13/13/13/13/13/13/t12/6t6 d 0";
-
-fn start() -> Background {
-    let config = ServerConfig {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        workers: Some(1),
-        ..ServerConfig::default()
-    };
-    Background::start(config).expect("the server starts")
-}
-
-fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
-        .build()
-}
-
-fn answer(result: Result<ureq::Response, ureq::Error>) -> (u16, String) {
-    let res = match result {
-        Ok(res) | Err(ureq::Error::Status(_, res)) => res,
-        Err(e) => panic!("transport error {e}"),
-    };
-    let status = res.status();
-    (status, res.into_string().unwrap_or_default())
-}
-
-fn post(server: &Background, path: &str, body: &Value) -> (u16, Value) {
-    let (status, text) = answer(
-        agent()
-            .post(&format!("{}{path}", server.url()))
-            .send_json(body.clone()),
-    );
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
-fn get(server: &Background, path: &str, query: &[(&str, &str)]) -> (u16, String) {
-    let mut req = agent().get(&format!("{}{path}", server.url()));
-    for (k, v) in query {
-        req = req.query(k, v);
-    }
-    answer(req.call())
-}
 
 /// The reference's rules for [`RULES`]: the rule object branan reads from the
 /// string, handed to the independent implementation.

@@ -2,26 +2,12 @@
 //! `GET /v1/board.svg` and the page's assets through a real server: pictures read
 //! back square by square against the position, validators, refusals.
 
+mod real_server;
+
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use branan::api::{Background, ServerConfig};
+use real_server::{agent, start};
 use serde_json::Value;
-
-fn start() -> Background {
-    Background::start(ServerConfig {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        workers: Some(1),
-        ..ServerConfig::default()
-    })
-    .expect("the server starts")
-}
-
-fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(10))
-        .build()
-}
 
 /// The pieces of a position string by square (`e4` -> `t`), read independently of
 /// the service: rows from the top rank, digits are runs of empty squares.
@@ -86,7 +72,7 @@ fn get(agent: &ureq::Agent, url: &str) -> Result<ureq::Response, (u16, Value)> {
 fn pictures_show_the_position_square_by_square() {
     let server = start();
     let base = server.url();
-    let agent = agent();
+    let agent = agent(10);
     let variants: Value = get(&agent, &format!("{base}/v1/variants"))
         .unwrap()
         .into_json()
@@ -134,7 +120,7 @@ fn pictures_show_the_position_square_by_square() {
 fn pictures_are_cacheable_and_refusals_are_problems() {
     let server = start();
     let base = server.url();
-    let agent = agent();
+    let agent = agent(10);
     let url = format!(
         "{base}/v1/board.svg?variant=tablut&position=9/1K7/9/9/9/9/9/9/8t%20d%200&arrows=b8-b9,i1-i5&size=200"
     );
@@ -194,7 +180,7 @@ fn pictures_are_cacheable_and_refusals_are_problems() {
 fn the_page_and_its_assets_are_served_from_the_binary() {
     let server = start();
     let base = server.url();
-    let agent = agent();
+    let agent = agent(10);
     let mut total = 0;
     for (path, kind) in [
         ("/", "text/html"),
