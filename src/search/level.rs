@@ -3,7 +3,7 @@
 //! Level 10 is the full engine. A lower level searches a bounded amount of work (a
 //! depth for the lowest levels, a node budget above them), looks at its best few
 //! lines, and picks among the good ones at random, weighted by score (a softmax
-//! whose temperature falls as the level rises). A node budget means the same
+//! whose temperature falls as the level rises at the same depth). A node budget means the same
 //! strength at any time per move and on any machine, as long as the budget is spent
 //! before the time runs out (it is small enough for that at 50 ms a move). Two rules
 //! hold at every level: a won game is never let go (a line that wins by force is
@@ -81,7 +81,7 @@ const SHAPES: [Shape; 9] = [
 /// level 2. Level 2 here chooses more strictly and level 3 more freely, which
 /// splits that gain between the two steps, and level 4 keeps a wider choice than
 /// on the other boards, which holds its step over level 3 near 70% (the shared
-/// level 4 scored over 80% against a level 3 this free).
+/// level 4 scored 82.5% to 87% against a level 3 choosing at 150 cp and more).
 const LARGE_CORNER_DEPTH_LEVELS: [Shape; 4] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 8.0, 30),
