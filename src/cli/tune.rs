@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::rules::{Game, Position, Variant};
-use crate::search::eval::Evaluator;
-use crate::search::params::{CORNER, CORNER_LARGE, EDGE, Term, Weights};
+use crate::search::eval::{Evaluator, family};
+use crate::search::params::{Term, Weights};
 use crate::search::tune::{Sample, sample, tune};
 use crate::search::weights;
 
@@ -24,29 +24,16 @@ pub struct TuneArgs {
     pub steps: usize,
 }
 
-/// The name of a weights family in `params.rs`.
-fn family(w: &'static Weights) -> &'static str {
-    if std::ptr::eq(w, &CORNER) {
-        "CORNER"
-    } else if std::ptr::eq(w, &CORNER_LARGE) {
-        "CORNER_LARGE"
-    } else if std::ptr::eq(w, &EDGE) {
-        "EDGE"
-    } else {
-        "?"
-    }
-}
-
 /// The samples of one game record (positions after its opening), or `None` when
 /// the line is not a game.
 fn samples(
     record: &serde_json::Value,
     evaluators: &mut BTreeMap<&'static str, Evaluator>,
-) -> Option<(&'static Weights, Vec<Sample>)> {
+) -> Option<(&'static str, &'static Weights, Vec<Sample>)> {
     let variant = Variant::by_id(record["variant"].as_str()?)?;
-    let w = weights(variant);
+    let (name, w) = (family(variant).name(), weights(variant));
     if record["reason"] == "engine_error" {
-        return Some((w, Vec::new()));
+        return Some((name, w, Vec::new()));
     }
     let result = match record["winner"].as_str() {
         Some("defenders") => 1.0,
@@ -65,7 +52,7 @@ fn samples(
         }
         game.play(m.as_str()?.parse().ok()?).ok()?;
     }
-    Some((w, out))
+    Some((name, w, out))
 }
 
 pub fn run(args: &TuneArgs) -> ExitCode {
@@ -74,12 +61,10 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     // One evaluator a preset, built on its first game.
     let mut evaluators: BTreeMap<&'static str, Evaluator> = BTreeMap::new();
     let read = super::read_games("tune-eval", "a game", &args.games, |r| {
-        let Some((w, s)) = samples(r, &mut evaluators) else {
+        let Some((name, w, s)) = samples(r, &mut evaluators) else {
             return false;
         };
-        let entry = by_family
-            .entry(family(w))
-            .or_insert_with(|| (w, Vec::new(), 0));
+        let entry = by_family.entry(name).or_insert_with(|| (w, Vec::new(), 0));
         entry.1.extend(s);
         entry.2 += 1;
         true

@@ -33,6 +33,17 @@ pub enum Family {
     Edge,
 }
 
+impl Family {
+    /// The name of the family's weights in `params.rs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Corner => "CORNER",
+            Family::CornerLarge => "CORNER_LARGE",
+            Family::Edge => "EDGE",
+        }
+    }
+}
+
 /// `v`'s family.
 pub fn family<W: Word>(v: &Variant<W>) -> Family {
     match v.escape {
