@@ -25,8 +25,7 @@ use crate::api::metrics::{Counter, Metrics};
 use crate::api::pool::{SearchPool, Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::rules::AnyGame;
-use crate::search::{self, Analysis, Score, Searcher};
-use crate::with_word;
+use crate::search::{self, Analysis, LevelRequest, Score, Searcher};
 
 /// Seconds a client is told to wait when the search pool is full.
 pub const RETRY_AFTER_S: u64 = 1;
@@ -132,7 +131,7 @@ impl LineDto {
 /// fitted curve (the result itself on a finished game), rounded to three decimals:
 /// it is an estimate, and short numbers read better.
 pub fn win_chance(game: &AnyGame, score: Score) -> f64 {
-    let chance = with_word!(game, AnyGame, g => crate::review::win_chance_to_move(g, score));
+    let chance = crate::review::win_chance_to_move(game, score);
     (chance * 1000.0).round() / 1000.0
 }
 
@@ -328,6 +327,18 @@ pub struct Prepared {
     pub seed: u64,
 }
 
+impl Prepared {
+    /// The analysis the request asks for, at its level.
+    pub fn level_request(&self) -> LevelRequest {
+        LevelRequest {
+            limits: self.limits,
+            multipv: self.multipv,
+            level: self.level,
+            seed: self.seed,
+        }
+    }
+}
+
 /// The largest seed: the largest integer every JSON reader holds exactly.
 pub const MAX_SEED: i64 = (1 << 53) - 1;
 
@@ -433,12 +444,7 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
 
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
 pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
-    let board = search::level::Board::of_game(&p.built.game);
-    let (limits, multipv) = search::level::limits(p.level, board, &p.limits, p.multipv);
-    let mut analysis =
-        with_word!(&p.built.game, AnyGame, g => searcher.analyze(g, &limits, multipv, stop));
-    search::level::apply(&mut analysis, p.level, board, p.seed);
-    analysis.lines.truncate(p.multipv);
+    let analysis = searcher.analyze_at_level(&p.built.game, &p.level_request(), stop, None);
     if stop.load(Ordering::Relaxed) {
         return None;
     }

@@ -28,7 +28,7 @@ use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
 use crate::rules::{AnyGame, Move};
-use crate::search::{self, Iteration, Score};
+use crate::search::{Iteration, Score};
 
 /// The media type of the stream.
 pub const EVENT_STREAM: &str = "text/event-stream";
@@ -252,16 +252,15 @@ fn search_job(
         };
         // A level below full searches its own way and picks among the lines it
         // found, exactly as `POST /v1/analyze` does.
-        let board = search::level::Board::of_game(&p.built.game);
-        let (limits, multipv) = search::level::limits(p.level, board, &p.limits, p.multipv);
-        let mut analysis = crate::with_word!(&p.built.game, AnyGame, g => {
-            searcher.analyze_with(g, &limits, multipv, &stop, Some(&mut listener))
-        });
+        let analysis = searcher.analyze_at_level(
+            &p.built.game,
+            &p.level_request(),
+            &stop,
+            Some(&mut listener),
+        );
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        search::level::apply(&mut analysis, p.level, board, p.seed);
-        analysis.lines.truncate(p.multipv);
         searches();
         let _ = tx.send(event(
             "bestmove",

@@ -12,7 +12,7 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::game::{build_game, parse_move, resolve_rules};
 use crate::api::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
-use crate::rules::{AnyGame, AnyVariant, Move};
+use crate::rules::{AnyVariant, Move};
 
 /// The same query always draws the same bytes within a release; the `ETag` lets a
 /// cache revalidate cheaply after a release.
@@ -141,7 +141,7 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
         last_move,
         arrows,
     };
-    Ok(crate::with_word!(&built.game, AnyGame, g => board_svg(g.position(), &opts)))
+    Ok(board_svg(&built.game.position(), &opts))
 }
 
 /// A strong validator from the picture's bytes: a 64-bit multiply-rotate hash
