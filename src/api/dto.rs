@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    AnyGame, AnyPosition, AnyVariant, Escape, Features, Fortress, Hostility, KingArms,
-    KingCapture, Move, Movement, NoMovesOutcome, Outcome, Reason, Repetition, RepetitionOutcome,
-    RuleSet, Side, SpecialSquares, SpeedLimits, Square, SquareSet, opentafl,
+    AnyGame, AnyPosition, AnyVariant, Escape, Features, Fortress, Hostility, KingArms, KingCapture,
+    Move, Movement, NoMovesOutcome, Outcome, Reason, Repetition, RepetitionOutcome, RuleSet, Side,
+    SpecialSquares, SpeedLimits, Square, SquareSet, opentafl,
 };
 
 use super::game::squares;

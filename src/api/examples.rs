@@ -1290,7 +1290,7 @@ pub fn play_capture_suffix() -> Value {
 pub fn play_malformed_move() -> Value {
     json!({
         "column": 4,
-        "detail": "move (\"d7-z4\"): column 4: \"z4\" is not a square (files a-k, ranks 1-11)",
+        "detail": "move (\"d7-z4\"): column 4: \"z4\" is not a square (files a-g, ranks 1-7)",
         "field": "move",
         "status": 400,
         "title": "Malformed move",
@@ -1352,7 +1352,7 @@ pub fn get_moves_missing_variant() -> Value {
 pub fn get_moves_malformed_move() -> Value {
     json!({
         "column": 4,
-        "detail": "moves[0] (\"d7-z4\"): column 4: \"z4\" is not a square (files a-k, ranks 1-11)",
+        "detail": "moves[0] (\"d7-z4\"): column 4: \"z4\" is not a square (files a-g, ranks 1-7)",
         "field": "moves",
         "index": 0,
         "status": 400,

@@ -11,10 +11,10 @@
 //! dispatches over the words, so a new word is one more arm here.
 
 use super::bitboard::BitBoard;
-use super::error::{IllegalMove, MoveParseError, PlayError, PositionError};
+use super::error::{IllegalMove, InvalidPosition, MoveParseError, PlayError, PositionError};
 use super::game::Game;
 use super::moves::{Move, MoveList, MoveText};
-use super::notation::SquareSet;
+use super::notation::{Setup, SquareSet};
 use super::outcome::Outcome;
 use super::perft::{divide, perft};
 use super::position::Position;
@@ -114,8 +114,10 @@ impl From<&'static Variant<Wide>> for AnyVariant {
 }
 
 any_word_enum! {
-    /// A variant built and not yet kept, in the word of its board.
+    /// A variant built and not yet kept, in the word of its board (held for a
+    /// moment, so its size does not matter).
     #[derive(Debug)]
+    #[allow(clippy::large_enum_variant)]
     pub(crate) enum OwnedVariant of Variant
 }
 
@@ -264,6 +266,12 @@ impl AnyVariant {
         with_word!(self, AnyVariant, v => Position::parse(v, text).map(AnyPosition::from))
     }
 
+    /// Checks a parsed position against these rules (the second half of
+    /// [`AnyVariant::parse_position`]).
+    pub fn position_of(self, setup: Setup) -> Result<AnyPosition, InvalidPosition> {
+        with_word!(self, AnyVariant, v => setup.into_position(v).map(AnyPosition::from))
+    }
+
     /// Reads a move (`e7-e4`, `e7e4`, `e7-e4xd4`) whose squares all lie on this
     /// board.
     pub fn parse_move(self, text: &str) -> Result<MoveText, MoveParseError> {
@@ -363,6 +371,11 @@ impl AnyPosition {
         with_word!(self, AnyPosition, p => p.legal_moves())
     }
 
+    /// Checks that `m` is a move of the side to move here, saying why not.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        with_word!(self, AnyPosition, p => p.check_move(m))
+    }
+
     /// Plays `m` after checking it: the new position and the captured squares.
     pub fn play(&self, m: Move) -> Result<(AnyPosition, SquareSet), IllegalMove> {
         with_word!(self, AnyPosition, p => p
@@ -426,6 +439,11 @@ impl AnyGame {
     /// The positions the current one can repeat (those since the last capture).
     pub fn repetition_window(&self) -> RepetitionWindow<'_> {
         with_word!(self, AnyGame, g => g.repetition_window())
+    }
+
+    /// How many times the current position has occurred (1 the first time).
+    pub fn repetitions(&self) -> usize {
+        self.repetition_window().occurrences()
     }
 
     /// `None` while the game goes on, else who won and why.

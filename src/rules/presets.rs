@@ -3,7 +3,7 @@
 //! start position parsed once. A preset is known by its id, or by its index in
 //! the table, which its variant keeps.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use super::any_word::{AnyPosition, AnyVariant, BoardWord, OwnedVariant, with_word};
 use super::movement::Movement;
@@ -57,7 +57,7 @@ fn shared() -> RuleSet {
 }
 
 /// The presets, in [`AnyVariant::presets`]' order.
-fn table() -> [Preset; 7] {
+fn table() -> [Preset; COUNT] {
     [
         Preset {
             id: "brandubh",
@@ -184,40 +184,57 @@ fn table() -> [Preset; 7] {
     ]
 }
 
-/// The presets built: each variant in the word of its board, its start position,
-/// and the canonical text of its rules.
+/// How many presets there are.
+const COUNT: usize = 7;
+
+/// The table, written once.
+static TABLE: LazyLock<[Preset; COUNT]> = LazyLock::new(table);
+
+/// A preset built: its variant in the word of its board, and its start position.
+#[derive(Clone, Copy)]
 struct Built {
-    variants: Vec<AnyVariant>,
-    starts: Vec<AnyPosition>,
-    texts: Vec<String>,
+    variant: AnyVariant,
+    start: AnyPosition,
 }
 
-static PRESETS: LazyLock<Built> = LazyLock::new(|| {
-    let mut built = Built {
-        variants: Vec::new(),
-        starts: Vec::new(),
-        texts: Vec::new(),
-    };
-    for (i, p) in table().into_iter().enumerate() {
-        let text = p.rules.canonical_text();
+/// The presets built, each on first use (a command that plays one preset builds
+/// that one only).
+static BUILT: [OnceLock<Built>; COUNT] = [const { OnceLock::new() }; COUNT];
+
+/// Every preset, in the table's order.
+static ALL: LazyLock<Vec<AnyVariant>> =
+    LazyLock::new(|| (0..COUNT).map(|i| built(i).variant).collect());
+
+/// The canonical texts of the presets' rules and their ids, in the table's order.
+static TEXTS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    TABLE
+        .iter()
+        .map(|p| {
+            let text = p.rules.canonical_text();
+            let id = id_of(&text);
+            (text, id)
+        })
+        .collect()
+});
+
+/// The preset of index `i` (below [`COUNT`]), built on first use.
+fn built(i: usize) -> Built {
+    *BUILT[i].get_or_init(|| {
+        let p = &TABLE[i];
         let naming = Naming {
             id: p.id,
             name: p.name,
             description: p.description,
             source: p.source,
             start: Box::leak(p.rules.start.clone().into_boxed_str()),
-            rules_id: Box::leak(id_of(&text).into_boxed_str()),
+            rules_id: Box::leak(id_of(&p.rules.canonical_text()).into_boxed_str()),
             preset: u8::try_from(i).ok(),
         };
         let variant = OwnedVariant::build(&p.rules, naming).keep();
-        built.starts.push(with_word!(variant, AnyVariant, v => {
-            AnyPosition::from(Position::start(v))
-        }));
-        built.variants.push(variant);
-        built.texts.push(text);
-    }
-    built
-});
+        let start = with_word!(variant, AnyVariant, v => AnyPosition::from(Position::start(v)));
+        Built { variant, start }
+    })
+}
 
 impl AnyVariant {
     /// Every preset, in a stable order.
@@ -228,7 +245,7 @@ impl AnyVariant {
     /// assert_eq!(ids[..3], ["brandubh", "tablut", "tawlbwrdd"]);
     /// ```
     pub fn presets() -> &'static [AnyVariant] {
-        &PRESETS.variants
+        &ALL
     }
 
     /// The preset of this id.
@@ -240,30 +257,29 @@ impl AnyVariant {
     /// assert!(AnyVariant::by_id("chess").is_none());
     /// ```
     pub fn by_id(id: &str) -> Option<AnyVariant> {
-        AnyVariant::presets().iter().copied().find(|v| v.id() == id)
+        let i = TABLE.iter().position(|p| p.id == id)?;
+        Some(built(i).variant)
     }
 
     /// The start position: a preset's is parsed once.
     pub fn start_position(self) -> AnyPosition {
-        match self.preset_index().and_then(|i| PRESETS.starts.get(i)) {
-            Some(&start) => start,
-            None => with_word!(self, AnyVariant, v => AnyPosition::from(Position::start(v))),
+        match self.preset_index() {
+            Some(i) if i < COUNT => built(i).start,
+            _ => with_word!(self, AnyVariant, v => AnyPosition::from(Position::start(v))),
         }
     }
 }
 
 /// The preset whose rules have this canonical text.
 pub(crate) fn preset_of_text(text: &str) -> Option<AnyVariant> {
-    let i = PRESETS.texts.iter().position(|t| t == text)?;
-    PRESETS.variants.get(i).copied()
+    let i = TEXTS.iter().position(|(t, _)| t == text)?;
+    Some(built(i).variant)
 }
 
 /// The preset whose rules have this canonical id.
 pub(crate) fn preset_of_rules_id(id: &str) -> Option<AnyVariant> {
-    AnyVariant::presets()
-        .iter()
-        .copied()
-        .find(|v| v.rules_id() == id)
+    let i = TEXTS.iter().position(|(_, r)| r == id)?;
+    Some(built(i).variant)
 }
 
 impl<W: BoardWord> Variant<W> {
@@ -285,6 +301,9 @@ impl<W: BoardWord> Variant<W> {
     /// The presets whose boards are held in word `W`, in
     /// [`AnyVariant::presets`]' order.
     pub fn presets() -> impl Iterator<Item = &'static Variant<W>> {
-        AnyVariant::presets().iter().copied().filter_map(W::variant_of)
+        AnyVariant::presets()
+            .iter()
+            .copied()
+            .filter_map(W::variant_of)
     }
 }

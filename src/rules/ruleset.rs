@@ -361,7 +361,11 @@ impl RuleSet {
     }
 
     /// [`RuleSet::check_setup`] in the word of the probe's board.
-    fn check_setup_on<W: Word>(&self, setup: &Setup, probe: &Variant<W>) -> Result<(), RuleSetError> {
+    fn check_setup_on<W: Word>(
+        &self,
+        setup: &Setup,
+        probe: &Variant<W>,
+    ) -> Result<(), RuleSetError> {
         // A soldier may start where its kind may stop (on a fortress, coming
         // from the same fortress).
         let misplaced = (setup.attackers & probe.moves.never_stop[0].convert())

@@ -35,16 +35,34 @@ const fn piece_keys<const N: usize>(seed: u64) -> [[u64; N]; 3] {
     keys
 }
 
+/// A table of keys by square number, one entry for every value of a square's
+/// byte, so that a lookup needs no bounds check (the squares past a board's have
+/// no key).
+type Keys = [[u64; 256]; 3];
+
 /// The keys of the boards up to 11x11, by square number (below 121; the stream
-/// runs on to 128).
-static NARROW_KEYS: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
+/// is drawn 128 keys a piece).
+static NARROW_KEYS: Keys = {
+    const DRAWN: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
+    let mut keys = [[0u64; 256]; 3];
+    let mut p = 0;
+    while p < 3 {
+        let mut i = 0;
+        while i < 128 {
+            keys[p][i] = DRAWN[p][i];
+            i += 1;
+        }
+        p += 1;
+    }
+    keys
+};
 
 /// The 13x13 board's keys by square number: its stream is drawn in the order of
 /// the board's ranks (`rank * 13 + file`), so that the keys of the smaller boards
 /// stay what they always were.
-static WIDE_KEYS: [[u64; SQUARES]; 3] = {
+static WIDE_KEYS: Keys = {
     const DRAWN: [[u64; 192]; 3] = piece_keys(0x7769_6465); // "wide"
-    let mut keys = [[0u64; SQUARES]; 3];
+    let mut keys = [[0u64; 256]; 3];
     let mut p = 0;
     while p < 3 {
         let mut i = 0;
@@ -85,7 +103,10 @@ mod tests {
     fn keys_are_distinct() {
         let narrow = NARROW_KEYS.iter().flatten();
         let wide = WIDE_KEYS.iter().flatten();
-        for keys in [narrow.copied().collect::<Vec<u64>>(), wide.copied().collect()] {
+        for keys in [
+            narrow.copied().collect::<Vec<u64>>(),
+            wide.copied().collect(),
+        ] {
             let mut all = keys;
             all.push(DEFENDERS_TO_MOVE);
             let n = all.len();
@@ -108,7 +129,13 @@ mod tests {
         }
         // The 13x13 board's stream, drawn rank by rank: a1 first, then b1.
         let drawn: [[u64; 2]; 3] = piece_keys(0x7769_6465);
-        assert_eq!(key_of::<super::super::word::Wide>(Piece::Attacker, Square::new(0, 0)), drawn[0][0]);
-        assert_eq!(key_of::<super::super::word::Wide>(Piece::Attacker, Square::new(1, 0)), drawn[0][1]);
+        assert_eq!(
+            key_of::<super::super::word::Wide>(Piece::Attacker, Square::new(0, 0)),
+            drawn[0][0]
+        );
+        assert_eq!(
+            key_of::<super::super::word::Wide>(Piece::Attacker, Square::new(1, 0)),
+            drawn[0][1]
+        );
     }
 }

@@ -430,8 +430,9 @@ mod tests {
                         let m = moves[(rand() % moves.len() as u64) as usize];
                         heur.reward(pos.side_to_move(), m, 3, (rand() % 5) as i32);
                     }
-                    let tt =
-                        (rand() % 3 == 0).then(|| moves[(rand() % moves.len() as u64) as usize]);
+                    let tt = rand()
+                        .is_multiple_of(3)
+                        .then(|| moves[(rand() % moves.len() as u64) as usize]);
                     let threat = pos.king_lines();
                     let got = ordered_moves(&pos, tt, &heur, threat);
 

@@ -33,7 +33,9 @@ pub(crate) fn sample<W: Word>(
 }
 
 any_word_enum! {
-    /// The evaluation of one rule set, in the word of its board.
+    /// The evaluation of one rule set, in the word of its board (one per preset
+    /// while tuning, so its size does not matter).
+    #[allow(clippy::large_enum_variant)]
     pub(crate) enum AnyEvaluator of Evaluator
 }
 

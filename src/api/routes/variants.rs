@@ -28,7 +28,10 @@ const CACHE: &str = "public, max-age=3600";
 #[get("/v1/variants")]
 pub async fn list_variants() -> HttpResponse {
     let body = VariantsResponse {
-        variants: AnyVariant::presets().iter().map(|&v| VariantDto::from(v)).collect(),
+        variants: AnyVariant::presets()
+            .iter()
+            .map(|&v| VariantDto::from(v))
+            .collect(),
     };
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, CACHE))
