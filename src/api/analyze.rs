@@ -862,7 +862,7 @@ impl BatchRun {
         (status = 400, description = "The body is not a JSON object with `items`", body = Problem, content_type = "application/problem+json",
          examples(("3_bare_array" = (summary = "A list instead of an object with `items`", value = json!(examples::batch_bare_array()))))),
         (status = 404, description = "Never for the batch itself: an item with an unknown variant gets its own 404 problem in `results`", body = Problem, content_type = "application/problem+json",
-         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::not_found("/v1/analyze/batches")))))),
+         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::batch_unknown_path()))))),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
          examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",

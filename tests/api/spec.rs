@@ -6,12 +6,16 @@
 //! it) must be the status and the body answered. For an operation without a body,
 //! each response example's `summary` is the request line (`GET /v1/variants/chess`).
 //!
-//! `cargo test --test api spec::print_examples -- --ignored --nocapture`
-//! prints the real answers, to write `src/api/examples.rs` from.
+//! The examples are the files of `openapi/examples/` (`src/api/examples.rs`). After a
+//! deliberate change to the answers,
+//! `cargo test --test api spec::rewrite_examples -- --ignored --nocapture`
+//! rewrites the files whose answers changed, from the real answers.
+
+use std::collections::BTreeMap;
 
 use actix_web::test;
-use branan::api::{AppState, ServerConfig, app, openapi};
-use serde_json::{Map, Value, json};
+use branan::api::{AppState, ServerConfig, app, examples, openapi};
+use serde_json::{Value, json};
 
 const REGENERATE: &str = "cargo run -- openapi > openapi/openapi.json";
 
@@ -212,26 +216,18 @@ async fn every_example_is_a_real_answer() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[actix_web::test]
-#[ignore = "a tool: prints the real answers of the examples"]
-async fn print_examples() {
-    let spec = spec_value();
-    let mut all = Map::new();
-    for case in cases(&spec) {
-        let (status, body) = replay(&case).await;
-        all.insert(case.label.clone(), json!({"status": status, "body": body}));
-    }
-    println!(
-        "{}",
-        serde_json::to_string(&Value::Object(all)).expect("json")
-    );
+/// A documented answer and the real one.
+struct Answer {
+    label: String,
+    documented_status: u16,
+    status: u16,
+    documented: Value,
+    real: Value,
 }
 
 /// The documented error examples that no request example can make (a body too large,
-/// not JSON, an unknown path, a client over its rate limit) are the real answers.
-#[actix_web::test]
-async fn documented_error_examples_are_real_answers() {
-    use branan::api::examples;
+/// not JSON, an unknown path, a client over its rate limit), and the real answers.
+async fn error_answers() -> Vec<Answer> {
     let config = ServerConfig {
         rate_limit_per_minute: Some(60),
         rate_limit_burst: Some(1),
@@ -244,6 +240,7 @@ async fn documented_error_examples_are_real_answers() {
     );
     let cases = [
         (
+            "body_too_large",
             test::TestRequest::post()
                 .uri("/v1/analyze")
                 .insert_header(("content-type", "application/json"))
@@ -253,6 +250,7 @@ async fn documented_error_examples_are_real_answers() {
             examples::body_too_large(),
         ),
         (
+            "unsupported_media_type",
             test::TestRequest::post()
                 .uri("/v1/analyze/batch")
                 .insert_header(("content-type", "text/plain"))
@@ -262,15 +260,17 @@ async fn documented_error_examples_are_real_answers() {
             examples::unsupported_media_type(),
         ),
         (
+            "batch_unknown_path",
             test::TestRequest::post()
                 .uri("/v1/analyze/batches")
                 .set_json(json!({})),
             3,
             404,
-            examples::not_found("/v1/analyze/batches"),
+            examples::batch_unknown_path(),
         ),
         // The last client again within the second: over its burst of one.
         (
+            "rate_limited",
             test::TestRequest::post()
                 .uri("/v1/analyze")
                 .set_json(json!({"variant": "brandubh", "depth": 1})),
@@ -279,11 +279,116 @@ async fn documented_error_examples_are_real_answers() {
             examples::rate_limited(),
         ),
     ];
-    for (req, client, status, expected) in cases {
+    let mut out = Vec::new();
+    for (name, req, client, documented_status, documented) in cases {
         let peer = std::net::SocketAddr::from(([192, 0, 2, client], 5000));
         let res = test::call_service(&svc, req.peer_addr(peer).to_request()).await;
-        let got_status = res.status().as_u16();
-        let body: Value = serde_json::from_slice(&test::read_body(res).await).unwrap_or_default();
-        assert_eq!((got_status, &body), (status, &expected));
+        let status = res.status().as_u16();
+        let real: Value = serde_json::from_slice(&test::read_body(res).await).unwrap_or_default();
+        out.push(Answer {
+            label: format!("example {name}"),
+            documented_status,
+            status,
+            documented,
+            real,
+        });
     }
+    out
+}
+
+#[actix_web::test]
+async fn documented_error_examples_are_real_answers() {
+    for a in error_answers().await {
+        assert_eq!(
+            (a.status, &a.real),
+            (a.documented_status, &a.documented),
+            "{}",
+            a.label
+        );
+    }
+}
+
+/// A tool for a deliberate change: every example file whose documented answer is
+/// not the real one any more (besides wall-clock figures) is rewritten with the
+/// real answer. A file is found by its value: the one that holds the documented
+/// answer. What cannot be rewritten so is printed: a changed status (it is in the
+/// handler's attribute), an answer written in the attribute itself, two real
+/// answers for one file.
+#[actix_web::test]
+#[ignore = "a tool: rewrites the example files from the real answers"]
+async fn rewrite_examples() {
+    let mut answers = Vec::new();
+    for case in cases(&spec_value()) {
+        let (status, real) = replay(&case).await;
+        answers.push(Answer {
+            label: case.label,
+            documented_status: case.status,
+            status,
+            documented: case.expected,
+            real,
+        });
+    }
+    answers.extend(error_answers().await);
+
+    let files: Vec<(&str, Value)> = examples::ALL
+        .iter()
+        .map(|(name, text)| {
+            (
+                *name,
+                serde_json::from_str(text).expect("an example file is JSON"),
+            )
+        })
+        .collect();
+    let mut rewrites: BTreeMap<&str, Value> = BTreeMap::new();
+    let mut notes = Vec::new();
+    for a in &answers {
+        if a.status != a.documented_status {
+            notes.push(format!(
+                "{}: the status is {}, documented {}: change the handler's attribute",
+                a.label, a.status, a.documented_status
+            ));
+        }
+        if without_timing(a.real.clone()) == without_timing(a.documented.clone()) {
+            continue;
+        }
+        let holders: Vec<&str> = files
+            .iter()
+            .filter(|(_, v)| *v == a.documented)
+            .map(|(name, _)| *name)
+            .collect();
+        if holders.is_empty() {
+            notes.push(format!(
+                "{}: no file of {} holds the documented answer (it is in the attribute); real answer: {}",
+                a.label,
+                examples::DIR,
+                a.real
+            ));
+        }
+        for name in holders {
+            match rewrites.get(name) {
+                Some(other) if without_timing(other.clone()) != without_timing(a.real.clone()) => {
+                    notes.push(format!(
+                        "{}: {name}.json is also the answer of another example, which answers {other}",
+                        a.label
+                    ));
+                }
+                _ => {
+                    rewrites.insert(name, a.real.clone());
+                }
+            }
+        }
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(examples::DIR);
+    for (name, value) in &rewrites {
+        let path = dir.join(format!("{name}.json"));
+        let text = serde_json::to_string_pretty(value).expect("a JSON value") + "\n";
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        println!("rewrote {}", path.display());
+    }
+    if rewrites.is_empty() {
+        println!("every example file holds the real answer");
+    } else {
+        println!("now regenerate the spec: {REGENERATE}");
+    }
+    assert!(notes.is_empty(), "{}", notes.join("\n"));
 }
