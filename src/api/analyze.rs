@@ -220,9 +220,10 @@ pub struct AnalyzeResponse {
     /// The best lines, best first (with `multipv` above 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineDto>>,
-    /// The item's `id`, echoed (batch items only).
+    /// Batch items only: the item's `id` as the client sent it (any JSON value,
+    /// echoed unchanged); absent when the item had none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Value)]
     pub id: Option<serde_json::Value>,
 }
 

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use actix_web::test;
 use branan::api::{AppState, ServerConfig, app, examples, openapi};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 const REGENERATE: &str = "cargo run -- openapi > openapi/openapi.json";
 
@@ -84,6 +84,8 @@ fn every_operation_is_documented() {
 /// One request to replay and the answer the spec promises.
 struct Case {
     label: String,
+    /// The operation (`post`, `/v1/moves`) and the media type of the answer.
+    operation: (String, String, String),
     method: String,
     uri: String,
     body: Option<Value>,
@@ -98,7 +100,7 @@ fn cases(spec: &Value) -> Vec<Case> {
             let Some(op) = item.get(method) else { continue };
             let responses = op["responses"].as_object().expect("responses");
             // name → (status, value, summary) of every JSON response example.
-            let mut answers: Vec<(String, u16, Value, String)> = Vec::new();
+            let mut answers: Vec<(String, u16, Value, String, String)> = Vec::new();
             for (status, r) in responses {
                 let Some(content) = r["content"].as_object() else {
                     continue;
@@ -116,6 +118,7 @@ fn cases(spec: &Value) -> Vec<Case> {
                             status.parse().expect("numeric status"),
                             ex["value"].clone(),
                             ex["summary"].as_str().unwrap_or("").to_owned(),
+                            media.clone(),
                         ));
                     }
                 }
@@ -124,9 +127,12 @@ fn cases(spec: &Value) -> Vec<Case> {
                 op["requestBody"]["content"]["application/json"]["examples"].as_object()
             {
                 for (name, ex) in requests {
-                    if let Some((_, status, value, _)) = answers.iter().find(|a| &a.0 == name) {
+                    if let Some((_, status, value, _, media)) =
+                        answers.iter().find(|a| &a.0 == name)
+                    {
                         out.push(Case {
                             label: format!("{method} {path} example {name}"),
+                            operation: (method.to_owned(), path.clone(), media.clone()),
                             method: method.to_uppercase(),
                             uri: path.clone(),
                             body: Some(ex["value"].clone()),
@@ -136,13 +142,14 @@ fn cases(spec: &Value) -> Vec<Case> {
                     }
                 }
             } else {
-                for (name, status, value, summary) in answers {
+                for (name, status, value, summary, media) in answers {
                     let (m, uri) = summary
                         .split_once(' ')
                         .unwrap_or_else(|| panic!("{method} {path} example {name}: summary {summary:?} is not a request line"));
                     assert_eq!(m.to_lowercase(), method, "{path} example {name}");
                     out.push(Case {
                         label: format!("{method} {path} example {name}"),
+                        operation: (method.to_owned(), path.clone(), media),
                         method: m.to_owned(),
                         uri: uri.to_owned(),
                         body: None,
@@ -204,6 +211,14 @@ async fn every_example_is_a_real_answer() {
     let mut failures = Vec::new();
     for case in &cases {
         let (status, body) = replay(case).await;
+        let (method, path, media) = &case.operation;
+        let schema = answer_schema(&spec, method, path, case.status, media);
+        for fault in faults(&spec, schema, &body, "body") {
+            failures.push(format!(
+                "{}: the real answer does not fit the spec: {fault}",
+                case.label
+            ));
+        }
         if status != case.status
             || without_timing(body.clone()) != without_timing(case.expected.clone())
         {
@@ -391,4 +406,273 @@ async fn rewrite_examples() {
         println!("now regenerate the spec: {REGENERATE}");
     }
     assert!(notes.is_empty(), "{}", notes.join("\n"));
+/// The schema at a `$ref` of the spec (`#/components/schemas/Name`).
+fn resolve<'a>(spec: &'a Value, reference: &str) -> &'a Value {
+    let path = reference.strip_prefix("#/").expect("a local $ref");
+    let schema = path.split('/').fold(spec, |at, key| &at[key]);
+    assert!(schema.is_object(), "{reference} does not resolve");
+    schema
+}
+
+/// Why `value` does not fit `schema`, one line per fault (empty: it fits). Reads the
+/// keywords the spec uses: `$ref`, `type`, `enum`, `minimum`, `maximum`, `required`,
+/// `properties`, `additionalProperties`, `items`, `oneOf` (exactly one member) and a
+/// string's `contentSchema` of `application/json` text (`format` is only a hint).
+fn faults(spec: &Value, schema: &Value, value: &Value, at: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(reference) = schema["$ref"].as_str() {
+        out.extend(faults(spec, resolve(spec, reference), value, at));
+    }
+    if let Some(types) = schema.get("type") {
+        let names: Vec<&str> = match types {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => panic!("{at}: type {types}"),
+        };
+        let fits = names.iter().any(|t| match *t {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "boolean" => value.is_boolean(),
+            "null" => value.is_null(),
+            other => panic!("{at}: type {other}"),
+        });
+        if !fits {
+            out.push(format!("{at}: {value} is not of type {types}"));
+            return out;
+        }
+    }
+    if let Some(allowed) = schema["enum"].as_array()
+        && !allowed.contains(value)
+    {
+        out.push(format!("{at}: {value} is not one of {allowed:?}"));
+    }
+    if let (Some(min), Some(v)) = (schema["minimum"].as_f64(), value.as_f64())
+        && v < min
+    {
+        out.push(format!("{at}: {v} is below {min}"));
+    }
+    if let (Some(max), Some(v)) = (schema["maximum"].as_f64(), value.as_f64())
+        && v > max
+    {
+        out.push(format!("{at}: {v} is above {max}"));
+    }
+    if let Some(object) = value.as_object() {
+        for key in schema["required"].as_array().into_iter().flatten() {
+            let key = key.as_str().expect("required names");
+            if !object.contains_key(key) {
+                out.push(format!("{at}: `{key}` is missing"));
+            }
+        }
+        let properties = schema["properties"].as_object();
+        for (key, v) in object {
+            let path = format!("{at}.{key}");
+            match properties.and_then(|p| p.get(key)) {
+                Some(s) => out.extend(faults(spec, s, v, &path)),
+                None => match schema.get("additionalProperties") {
+                    Some(Value::Bool(false)) => out.push(format!("{path}: not a property")),
+                    Some(s @ Value::Object(_)) => out.extend(faults(spec, s, v, &path)),
+                    _ => {}
+                },
+            }
+        }
+    }
+    if let (Some(items), Some(list)) = (schema.get("items"), value.as_array()) {
+        for (i, v) in list.iter().enumerate() {
+            out.extend(faults(spec, items, v, &format!("{at}[{i}]")));
+        }
+    }
+    if let Some(members) = schema["oneOf"].as_array() {
+        let fitting = members
+            .iter()
+            .filter(|m| faults(spec, m, value, at).is_empty())
+            .count();
+        if fitting != 1 {
+            out.push(format!(
+                "{at}: {value} fits {fitting} of the oneOf's {} members, not exactly one",
+                members.len()
+            ));
+        }
+    }
+    if let (Some(content), Some(text)) = (schema.get("contentSchema"), value.as_str()) {
+        assert_eq!(schema["contentMediaType"], "application/json", "{at}");
+        match serde_json::from_str::<Value>(text) {
+            Ok(inner) => out.extend(faults(spec, content, &inner, &format!("{at}(json)"))),
+            Err(e) => out.push(format!("{at}: not JSON text ({e})")),
+        }
+    }
+    out
+}
+
+/// The schema of an answer: the operation's response `status`, media type `media`.
+fn answer_schema<'a>(
+    spec: &'a Value,
+    method: &str,
+    path: &str,
+    status: u16,
+    media: &str,
+) -> &'a Value {
+    let schema =
+        &spec["paths"][path][method]["responses"][status.to_string()]["content"][media]["schema"];
+    assert!(
+        schema.is_object(),
+        "{method} {path} {status} {media}: no schema"
+    );
+    schema
+}
+
+/// The events of a stream as a Server-Sent Events reader makes them: `event`,
+/// `data` (the text), and `id` once one was set.
+fn stream_events(text: &str) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut id: Option<String> = None;
+    for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let mut event = Map::new();
+        event.insert("event".into(), json!("message"));
+        let mut data: Vec<&str> = Vec::new();
+        for line in block.lines().filter(|l| !l.starts_with(':')) {
+            let (field, value) = line.split_once(':').unwrap_or((line, ""));
+            let value = value.strip_prefix(' ').unwrap_or(value);
+            match field {
+                "event" => {
+                    event.insert("event".into(), json!(value));
+                }
+                "id" => id = Some(value.to_owned()),
+                "data" => data.push(value),
+                other => panic!("unexpected field {other:?} in {block:?}"),
+            }
+        }
+        if data.is_empty() {
+            continue;
+        }
+        event.insert("data".into(), json!(data.join("\n")));
+        if let Some(id) = &id {
+            event.insert("id".into(), json!(id));
+        }
+        events.push(Value::Object(event));
+    }
+    events
+}
+
+/// An event with its data read as JSON and without its wall-clock figures.
+fn event_without_timing(event: &Value) -> Value {
+    let mut e = event.clone();
+    let mut data: Value = serde_json::from_str(e["data"].as_str().expect("data")).expect("JSON");
+    if let Some(o) = data.as_object_mut() {
+        o.remove("time_ms");
+        o.remove("nps");
+    }
+    e["data"] = data;
+    e
+}
+
+/// The documented stream is the real stream of its request (but for the timings),
+/// and every event of it, and of a stream with several lines, is one of the events
+/// the spec describes (its `data` JSON of the named schema).
+#[actix_web::test]
+async fn the_stream_is_described_event_by_event() {
+    let spec = spec_value();
+    let svc = test::init_service(app(AppState::new(ServerConfig::default()))).await;
+    let example = spec["paths"]["/v1/analyze/stream"]["get"]["responses"]["200"]["content"]
+        ["text/event-stream"]["example"]
+        .as_str()
+        .expect("the stream's example");
+    assert_eq!(example, branan::api::stream::STREAM_EXAMPLE);
+    let read = |req: test::TestRequest| {
+        let svc = &svc;
+        async move {
+            let res = test::call_service(svc, req.to_request()).await;
+            assert_eq!(res.status().as_u16(), 200);
+            String::from_utf8(test::read_body(res).await.to_vec()).expect("UTF-8")
+        }
+    };
+    let real =
+        read(test::TestRequest::get().uri("/v1/analyze/stream?variant=brandubh&depth=2")).await;
+    let documented: Vec<Value> = stream_events(example)
+        .iter()
+        .map(event_without_timing)
+        .collect();
+    let got: Vec<Value> = stream_events(&real)
+        .iter()
+        .map(event_without_timing)
+        .collect();
+    assert_eq!(got, documented);
+
+    let multipv = read(
+        test::TestRequest::post()
+            .uri("/v1/analyze/stream")
+            .set_json(json!({"variant": "tablut", "moves": ["d9-d8"], "depth": 3, "multipv": 2})),
+    )
+    .await;
+    for (method, text) in [
+        ("get", example),
+        ("get", real.as_str()),
+        ("post", multipv.as_str()),
+    ] {
+        let schema = answer_schema(
+            &spec,
+            method,
+            "/v1/analyze/stream",
+            200,
+            "text/event-stream",
+        );
+        let events = stream_events(text);
+        assert!(events.len() >= 3, "{text}");
+        for (i, event) in events.iter().enumerate() {
+            let found = faults(&spec, schema, event, &format!("event {i}"));
+            assert!(found.is_empty(), "{method}: {}", found.join("\n"));
+        }
+    }
+    // A `problem` event (the server shutting down mid-search) fits too, and no event
+    // fits two kinds.
+    let problem = json!({"event": "problem", "data": serde_json::to_string(&json!({"type": "/problems/unavailable", "title": "Service unavailable", "status": 503, "detail": "the server is shutting down"})).expect("json")});
+    let schema = answer_schema(&spec, "get", "/v1/analyze/stream", 200, "text/event-stream");
+    assert!(faults(&spec, schema, &problem, "problem").is_empty());
+    let mislabelled = json!({"event": "bestmove", "data": problem["data"], "id": "end"});
+    assert!(!faults(&spec, schema, &mislabelled, "mislabelled").is_empty());
+}
+
+/// A batch echoes each item's `id` as sent, whatever JSON it is, and every answer,
+/// analysis or problem, fits exactly one member of the spec's `BatchItem`.
+#[actix_web::test]
+async fn batch_answers_fit_the_spec() {
+    let spec = spec_value();
+    let svc = test::init_service(app(AppState::new(ServerConfig::default()))).await;
+    let ids = [
+        json!("a"),
+        json!(2),
+        json!(null),
+        json!({"game": [1, "x"]}),
+        json!([true]),
+        json!(-0.5),
+    ];
+    let mut items: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"id": id, "variant": "brandubh", "depth": 1}))
+        .collect();
+    items.push(json!({"id": "bad", "variant": "chess"}));
+    items.push(json!({"id": "late", "variant": "brandubh", "moves": ["d7-z1"]}));
+    items.push(json!({"variant": "tablut", "depth": 1}));
+    let req = test::TestRequest::post()
+        .uri("/v1/analyze/batch")
+        .set_json(json!({"items": items}));
+    let res = test::call_service(&svc, req.to_request()).await;
+    assert_eq!(res.status().as_u16(), 200);
+    let body: Value = serde_json::from_slice(&test::read_body(res).await).expect("JSON");
+    let found = faults(
+        &spec,
+        answer_schema(&spec, "post", "/v1/analyze/batch", 200, "application/json"),
+        &body,
+        "body",
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    let results = body["results"].as_array().expect("results");
+    assert_eq!(results.len(), items.len());
+    for (item, result) in items.iter().zip(results) {
+        assert_eq!(item.get("id"), result.get("id"), "{result}");
+    }
+    assert!(results[6]["type"].is_string() && results[7]["type"].is_string());
+    assert!(results[8]["best_move"].is_string());
 }
