@@ -10,7 +10,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 /// (preset, depth, leaves): the table of docs/rules.md, "Perft from the start";
 /// brandubh-classic and tablut-linnaeus share their starts and, to these depths, their
-/// counts (see `tests/perft.rs`).
+/// counts (see `tests/rules/perft.rs`).
 const CASES: [(&str, u32, u64); 5] = [
     ("brandubh", 5, 41_843_336),
     ("tablut", 4, 19_913_864),

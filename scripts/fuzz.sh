@@ -8,7 +8,7 @@
 # Needs `cargo install cargo-fuzz` and a nightly toolchain. New corpus entries go to
 # fuzz/corpus/<target>/ (git-ignored); a failing input is written to
 # fuzz/artifacts/<target>/ and the script stops with libFuzzer's report. Keep what
-# matters under fuzz/regressions/<target>/: tests/fuzz_regressions.rs replays it.
+# matters under fuzz/regressions/<target>/: tests/rules/fuzz_regressions.rs replays it.
 #
 # `play`, `rules_string` and `rule_set` run without AddressSanitizer (`-s none`): the rules are safe Rust, and the
 # sanitizer would cut its executions per second by half.

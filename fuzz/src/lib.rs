@@ -1,4 +1,4 @@
-//! The checks behind branan's fuzz targets, shared with `tests/fuzz_regressions.rs`
+//! The checks behind branan's fuzz targets, shared with `tests/rules/fuzz_regressions.rs`
 //! (which includes this file with `#[path]`), so that a found input replays as a
 //! plain `cargo test` without nightly or libFuzzer.
 //!

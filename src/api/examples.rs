@@ -1,8 +1,8 @@
 //! The documented examples' answers, as the OpenAPI document shows them.
 //!
-//! `tests/api_spec.rs` replays every example request against the service and checks
+//! `tests/api/spec.rs` replays every example request against the service and checks
 //! that the answer is exactly the one here. To rewrite them after a deliberate change:
-//! `cargo test --test api_spec print_examples -- --ignored --nocapture`.
+//! `cargo test --test api spec::print_examples -- --ignored --nocapture`.
 
 use serde_json::{Value, json};
 
@@ -1720,7 +1720,7 @@ pub fn get_moves_illegal_move() -> Value {
 }
 
 // The error documents below are made by the same code as the service's answers;
-// `tests/api_spec.rs` checks that the service really answers them.
+// `tests/api/spec.rs` checks that the service really answers them.
 
 /// `404` for an unknown path.
 pub fn not_found(path: &str) -> Value {
@@ -2203,7 +2203,7 @@ pub fn analyze_unknown_variant() -> Value {
 }
 
 // `POST /v1/review`: the requests, and the real answers (printed by
-// `cargo test --test api_spec print_examples -- --ignored --nocapture`).
+// `cargo test --test api spec::print_examples -- --ignored --nocapture`).
 
 pub fn review_short_game_request() -> Value {
     json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5", "a4-a5", "e5-e7"], "depth": 3})

@@ -1,5 +1,5 @@
 //! Requests and the answers they must get, shared by the test-service tests
-//! (`api_service.rs`) and the real-server tests (`api_server.rs`).
+//! (`service.rs`) and the real-server tests (`server.rs`).
 
 #![allow(dead_code)]
 

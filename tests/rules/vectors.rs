@@ -27,7 +27,7 @@ struct MoveVector {
 }
 
 fn vectors() -> Vec<Vector> {
-    let text = include_str!("data/positions.json");
+    let text = include_str!("../data/positions.json");
     serde_json::from_str(text).expect("positions.json parses")
 }
 
@@ -135,10 +135,10 @@ fn check_perft_vectors(id: &str, text: &str) {
 
 #[test]
 fn copenhagen_perft_to_depth_three() {
-    check_perft_vectors("copenhagen", include_str!("data/copenhagen.json"));
+    check_perft_vectors("copenhagen", include_str!("../data/copenhagen.json"));
 }
 
 #[test]
 fn fetlar_perft_to_depth_three() {
-    check_perft_vectors("fetlar", include_str!("data/fetlar.json"));
+    check_perft_vectors("fetlar", include_str!("../data/fetlar.json"));
 }

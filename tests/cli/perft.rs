@@ -1,6 +1,5 @@
 //! `branan perft` as a user runs it: the count on the last line of stdout, `--divide`
 //! lines that sum to it, and a clear refusal of bad input.
-#![cfg(feature = "server")]
 
 use std::process::{Command, Output};
 

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! Every request has a bounded cost: each configurable limit tested at its edge
 //! (the limit passes, the limit + 1 is refused with a problem document), and the
 //! connection limits (request head timeout, keep-alive, connections per worker)

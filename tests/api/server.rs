@@ -1,8 +1,7 @@
-#![cfg(feature = "server")]
-//! The same cases as `api_service.rs`, against a real server bound to a free port on
+//! The same cases as `service.rs`, against a real server bound to a free port on
 //! 127.0.0.1, through a real HTTP client (ureq); and a graceful stop.
 
-mod api_common;
+use crate::cases;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -27,7 +26,7 @@ fn every_case_through_a_real_server() {
         .timeout(Duration::from_secs(10))
         .build();
     let mut failures = Vec::new();
-    for case in api_common::cases() {
+    for case in cases::cases() {
         let mut req = agent.request(case.method, &format!("{}{}", server.url(), case.uri));
         for (name, value) in &case.headers {
             req = req.set(name, value);
@@ -67,7 +66,7 @@ fn every_case_through_a_real_server() {
                 .collect();
             (!values.is_empty()).then(|| values.join(", "))
         };
-        if let Err(e) = api_common::verify(&case, status, &header, &body) {
+        if let Err(e) = cases::verify(&case, status, &header, &body) {
             failures.push(format!("{} ({} {}): {e}", case.name, case.method, case.uri));
         }
     }

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! The page at `/` in headless Chromium, driven through chromedriver's WebDriver API
 //! (plain HTTP with ureq): every preset's board, a whole Brandubh game against the
 //! computer played by clicking squares, analysis of a position, no console error.

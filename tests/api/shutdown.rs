@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! The `branan` binary: it serves by default, logs JSON lines when asked, and on
 //! SIGTERM lets an in-flight request finish before it exits cleanly.
 

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! `branan review`: the annotated game from a move list on stdin, and `--json`.
 
 use std::io::Write;

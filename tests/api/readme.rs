@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! Every `curl` line of the README's API section works as written: run through `sh`
 //! against a real server (its address in place of 127.0.0.1:8080), each answers
 //! the status its trailing comment says (`# 404`), or 200.
@@ -8,7 +7,7 @@ use std::process::Command;
 use branan::api::{Background, ServerConfig};
 
 fn curl_lines() -> Vec<(String, u16)> {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let start = readme
         .find("<!-- api:")
         .expect("the README has the API section marker");

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! The OpenAPI document: the committed file matches the code, every operation is
 //! documented, and every documented example is what the service really answers.
 //!
@@ -7,7 +6,7 @@
 //! it) must be the status and the body answered. For an operation without a body,
 //! each response example's `summary` is the request line (`GET /v1/variants/chess`).
 //!
-//! `cargo test --test api_spec print_examples -- --ignored --nocapture`
+//! `cargo test --test api spec::print_examples -- --ignored --nocapture`
 //! prints the real answers, to write `src/api/examples.rs` from.
 
 use actix_web::test;

@@ -1,15 +1,12 @@
-#![cfg(feature = "server")]
 //! Rule sets sent as `rules` (an OpenTafl rules string or a rule object) through a
 //! real server: a preset's own rules behave exactly as the preset, a custom rule set
 //! plays its own rules (the same as `branan perft --rules`), every malformed rule set
 //! gets a located 4xx problem, and two spellings of the same rules share the cache.
 
-mod real_server;
-
 use std::process::Command;
 
+use crate::real_server::{get_json as get, post, start};
 use branan::api::Background;
-use real_server::{get_json as get, post, start};
 use serde_json::{Value, json};
 
 /// A preset's rule object as `GET /v1/variants/{id}` answers it.

@@ -3,7 +3,6 @@
 //! keeps what was finished; errors name the input line and fail the run; progress
 //! reaches a non-terminal stderr as plain lines. `branan serve` logs to a pipe
 //! without colour codes.
-#![cfg(feature = "server")]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};

@@ -6,7 +6,7 @@
 //! To keep a new input: copy it from `fuzz/artifacts/<target>/` (or the corpus) to
 //! `fuzz/regressions/<target>/` under a name that says what it found.
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod harness;
 
 use std::path::PathBuf;

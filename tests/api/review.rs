@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! `POST /v1/review` through a real server: the JSON answer, the NDJSON stream (its
 //! first line arrives before its last), and refusals that name the ply.
 

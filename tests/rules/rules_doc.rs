@@ -15,7 +15,7 @@
 
 use branan::rules::{Game, Position, Side, Square, Variant};
 
-const DOC: &str = include_str!("../docs/rules.md");
+const DOC: &str = include_str!("../../docs/rules.md");
 
 fn variant(id: &str) -> &'static Variant {
     Variant::by_id(id).unwrap_or_else(|| panic!("docs/rules.md names an unknown preset {id}"))

@@ -2,7 +2,7 @@
 //! written as rules strings and read back, and one refusal per rule, each naming
 //! its field or key.
 
-mod reference;
+use crate::reference;
 
 use branan::rules::{
     Escape, Features, Game, KingArms, KingCapture, Position, Reason, RepetitionOutcome, RuleSet,
@@ -16,7 +16,7 @@ fn perfts(v: &'static Variant, depth: u32) -> Vec<u64> {
 
 #[test]
 fn opentafl_builtin_variants() {
-    let data = include_str!("data/opentafl-variants.txt");
+    let data = include_str!("../data/opentafl-variants.txt");
     let mut checked = 0;
     for line in data
         .lines()

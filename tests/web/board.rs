@@ -1,12 +1,9 @@
-#![cfg(feature = "server")]
 //! `GET /v1/board.svg` and the page's assets through a real server: pictures read
 //! back square by square against the position, validators, refusals.
 
-mod real_server;
-
 use std::collections::BTreeMap;
 
-use real_server::{agent, start};
+use crate::real_server::{agent, start};
 use serde_json::Value;
 
 /// The pieces of a position string by square (`e4` -> `t`), read independently of

@@ -1,19 +1,17 @@
-#![cfg(feature = "server")]
 //! A 13x13 rule set end to end through a real server and the command line: its
 //! legal moves agree with the reference implementation along a game, a move is
 //! played, the analysis (single, batch, streamed) finds a win in one, a review
 //! judges each ply, the board picture draws thirteen files, and
 //! `branan analyze` answers a line with `rules`.
 
-mod real_server;
-mod reference;
+use crate::reference;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use crate::real_server::{get, post, start};
 use branan::api::dto::VariantDto;
 use branan::rules::{AnyVariant, opentafl};
-use real_server::{get, post, start};
 use serde_json::{Value, json};
 
 /// A 13x13 rule set in OpenTafl's notation: corner escape, an armed king, a

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! Overload, against a real server with one search thread and no queue: while
 //! that thread is busy with a long analysis, further analyses (single and batch)
 //! are refused at once with 503, `Retry-After` and a problem document, the cheap

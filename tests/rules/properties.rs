@@ -4,7 +4,7 @@
 //! repetition), with the incremental Zobrist key always equal to the key computed
 //! from scratch.
 
-mod reference;
+use crate::reference;
 
 use std::collections::BTreeSet;
 
@@ -15,6 +15,7 @@ use branan::rules::{
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
+use proptest::test_runner::FileFailurePersistence;
 use serde::Deserialize;
 
 // ---------------------------------------------------------------- helpers
@@ -252,7 +253,7 @@ struct MoveVector {
 #[test]
 fn reference_agrees_with_the_vectors() {
     let vectors: Vec<Vector> =
-        serde_json::from_str(include_str!("data/positions.json")).expect("vectors parse");
+        serde_json::from_str(include_str!("../data/positions.json")).expect("vectors parse");
     assert!(vectors.len() >= 60);
     for v in &vectors {
         let r = reference::rules(&v.variant);
@@ -316,7 +317,7 @@ fn reference_perft_matches_the_table() {
 }
 
 /// The reference's perft on the Copenhagen and Fetlar vectors (depth 2; the engine
-/// is checked to depth 3 in tests/vectors.rs) and from their start.
+/// is checked to depth 3 in `vectors.rs`) and from their start.
 #[test]
 fn reference_perft_matches_the_hnefatafl_vectors() {
     #[derive(serde::Deserialize)]
@@ -326,8 +327,8 @@ fn reference_perft_matches_the_hnefatafl_vectors() {
         perft: Vec<u64>,
     }
     for text in [
-        include_str!("data/copenhagen.json"),
-        include_str!("data/fetlar.json"),
+        include_str!("../data/copenhagen.json"),
+        include_str!("../data/fetlar.json"),
     ] {
         let vs: Vec<V> = serde_json::from_str(text).expect("vectors parse");
         for v in vs {
@@ -359,8 +360,20 @@ fn starts_agree() {
 
 // ---------------------------------------------------------------- properties
 
+/// `cases` cases, after the failures kept in `properties.proptest-regressions` beside
+/// this file (proptest's default place is relative to a `src/` folder, which a test
+/// binary's folder is not).
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::with_cases(cases)
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(config(512))]
 
     /// (a) format(parse(s)) == s for canonical strings of random valid boards of every
     /// preset, parse(format(p)) == p, and OpenTafl's record parses to the same position.
@@ -451,7 +464,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(config(400))]
 
     /// (c)+(d) Random games from the start of every preset.
     #[test]
@@ -591,7 +604,7 @@ fn random_games_reach_every_ending() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(config(48))]
 
     /// Perft from the middle of a game agrees with the reference, the game's history
     /// counting for repetition (shuffling games put repetitions within reach of the
@@ -1050,7 +1063,7 @@ impl RandomRules {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
+    #![proptest_config(config(160))]
 
     /// Random rule sets: the engine, built from the rules as data, agrees with the
     /// reference, reading the same rules as a JSON rule object, at every ply of a
@@ -1073,7 +1086,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(config(48))]
 
     /// Random 7x7 rule sets are played in the 64-bit word of their board: along a
     /// random game it agrees with the reference, and at its end the same rules in

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! `GET` and `POST /v1/analyze/stream` against a real server, read as a browser
 //! reads an event stream: event by event as they arrive. The events come while the
 //! search deepens (the first long before the last), the final `bestmove` is the

@@ -1,8 +1,7 @@
-#![cfg(feature = "server")]
 //! Every endpoint and every error status through actix's test service (no socket).
-//! The same cases run against a real server in `api_server.rs`.
+//! The same cases run against a real server in `server.rs`.
 
-mod api_common;
+use crate::cases;
 
 use actix_web::test;
 use branan::api::{AppState, ServerConfig, app};
@@ -11,7 +10,7 @@ use branan::api::{AppState, ServerConfig, app};
 async fn every_case_through_the_test_service() {
     let svc = test::init_service(app(AppState::new(ServerConfig::default()))).await;
     let mut failures = Vec::new();
-    let cases = api_common::cases();
+    let cases = cases::cases();
     assert!(cases.len() >= 45);
     for case in cases {
         let mut req = test::TestRequest::default()
@@ -34,7 +33,7 @@ async fn every_case_through_the_test_service() {
                 .collect();
             (!values.is_empty()).then(|| values.join(", "))
         };
-        if let Err(e) = api_common::verify(&case, status, &header, &body) {
+        if let Err(e) = cases::verify(&case, status, &header, &body) {
             failures.push(format!("{} ({} {}): {e}", case.name, case.method, case.uri));
         }
     }

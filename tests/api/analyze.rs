@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! `POST /v1/analyze` and `/v1/analyze/batch` over HTTP: legal answers, the cache,
 //! overload (503, not a hang), batch order with a bad item, NDJSON.
 

@@ -1,4 +1,3 @@
-#![cfg(feature = "server")]
 //! What the API promises, through a real server: deterministic depth-limited
 //! answers whatever the cache holds, the limits applied, the engine, positions ready
 //! to draw, batch ids and indexes, CORS headers a page can read, rate limits.

@@ -1,10 +1,9 @@
-#![cfg(feature = "server")]
 //! Random games played through the API (`/v1/moves`, its GET form, `/v1/play`),
 //! every answer compared with the independent implementation of docs/rules.md in
 //! `tests/reference`: the position, the side to move, the status, every legal move
 //! with its captures, and each move's captures and result.
 
-mod reference;
+use crate::reference;
 
 use actix_web::test;
 use branan::api::{AppState, ServerConfig, app};

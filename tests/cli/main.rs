@@ -1,0 +1,8 @@
+//! The command line, run as a user or a script runs it (the `branan` binary in a
+//! child process): `perft`, `analyze` in a pipe, `review`, and `serve`'s logs.
+
+#![cfg(feature = "server")]
+
+mod perft;
+mod pipe;
+mod review;

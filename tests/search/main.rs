@@ -1,0 +1,7 @@
+//! The engine (`src/search`): legal and reproducible answers, limits and the stop
+//! flag, tactics it must find at a fixed depth, and its strength against a random
+//! mover. Runs with and without the `server` feature.
+
+mod lines;
+mod strength;
+mod tactics;
