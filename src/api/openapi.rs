@@ -168,7 +168,7 @@ pub struct RouteTable {
 }
 
 impl RouteTable {
-    /// The routes of `spec`, plus `get_only` routes that answer GET alone.
+    /// The routes of `spec`, plus `get_only` routes that answer GET (and HEAD) alone.
     pub fn new(spec: &Spec, get_only: &[&str]) -> RouteTable {
         let mut routes: Vec<(ResourceDef, Vec<Method>)> = spec
             .paths
@@ -187,8 +187,13 @@ impl RouteTable {
                     (Method::TRACE, item.trace.is_some()),
                 ];
                 for (m, present) in pairs {
-                    if present {
+                    // A GET route answers HEAD too (see `head`).
+                    let head = m == Method::GET;
+                    if present && !methods.contains(&m) {
                         methods.push(m);
+                    }
+                    if present && head {
+                        methods.push(Method::HEAD);
                     }
                 }
                 (ResourceDef::new(path.as_str()), methods)
@@ -197,7 +202,7 @@ impl RouteTable {
         routes.extend(
             get_only
                 .iter()
-                .map(|p| (ResourceDef::new(*p), vec![Method::GET])),
+                .map(|p| (ResourceDef::new(*p), vec![Method::GET, Method::HEAD])),
         );
         RouteTable { routes }
     }
@@ -238,10 +243,11 @@ mod tests {
         let table = RouteTable::new(&spec(), &["/openapi.json"]);
         assert_eq!(
             table.allowed("/v1/moves"),
-            Some(vec![Method::GET, Method::POST])
+            Some(vec![Method::GET, Method::HEAD, Method::POST])
         );
-        assert_eq!(table.allowed("/v1/variants/x"), Some(vec![Method::GET]));
-        assert_eq!(table.allowed("/openapi.json"), Some(vec![Method::GET]));
+        let get = Some(vec![Method::GET, Method::HEAD]);
+        assert_eq!(table.allowed("/v1/variants/x"), get);
+        assert_eq!(table.allowed("/openapi.json"), get);
         assert_eq!(table.allowed("/nope"), None);
     }
 }
