@@ -219,9 +219,10 @@ pub struct AnalyzeResponse {
     /// The best lines, best first (with `multipv` above 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineDto>>,
-    /// The item's `id`, echoed (batch items only).
+    /// Batch items only: the item's `id` as the client sent it (any JSON value,
+    /// echoed unchanged); absent when the item had none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Value)]
     pub id: Option<serde_json::Value>,
 }
 
@@ -868,7 +869,7 @@ impl BatchRun {
         (status = 400, description = "The body is not a JSON object with `items`", body = Problem, content_type = "application/problem+json",
          examples(("3_bare_array" = (summary = "A list instead of an object with `items`", value = json!(examples::batch_bare_array()))))),
         (status = 404, description = "Never for the batch itself: an item with an unknown variant gets its own 404 problem in `results`", body = Problem, content_type = "application/problem+json",
-         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::not_found("/v1/analyze/batches")))))),
+         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::batch_unknown_path()))))),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
          examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",

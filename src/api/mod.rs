@@ -14,12 +14,14 @@
 pub mod analyze;
 pub mod body_timeout;
 pub mod cache;
+pub mod compress;
 pub mod config;
 pub mod dto;
 pub mod error;
 pub mod examples;
 pub mod extract;
 pub mod game;
+pub mod head;
 pub mod metrics;
 pub mod openapi;
 pub mod pool;
@@ -148,9 +150,10 @@ pub fn app(
         .configure(routes)
         .split_for_parts();
     let api = openapi::finish(api);
-    let table = RouteTable::new(&api, &UNDOCUMENTED_ROUTES);
+    let table = web::Data::new(RouteTable::new(&api, &UNDOCUMENTED_ROUTES));
+    let head_table = table.clone();
     app.app_data(web::Data::new(state))
-        .app_data(web::Data::new(table))
+        .app_data(table)
         .app_data(json_config(&config))
         .app_data(web::QueryConfig::default().error_handler(|e, _| {
             let message = match &e {
@@ -199,6 +202,12 @@ pub fn app(
         })
         .wrap(cors(&config))
         .wrap(ErrorHandlers::new().default_handler(normalize_errors))
+        .wrap_fn(move |mut req, srv| {
+            head::as_get(&mut req, &head_table);
+            let encoding = compress::negotiate(&req);
+            let fut = srv.call(req);
+            async move { Ok(compress::respond(encoding, fut.await?)) }
+        })
         .wrap_fn(move |mut req, srv| {
             body_timeout::limit(&mut req, body_timeout);
             srv.call(req)

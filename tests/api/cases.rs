@@ -276,15 +276,16 @@ pub fn cases() -> Vec<Case> {
         // 405
         case("wrong method on /v1/moves", "DELETE", "/v1/moves", 405)
             .expect(problem("method-not-allowed", 405))
-            .expect_header("allow", "GET, POST"),
+            .expect_header("allow", "GET, HEAD, POST"),
         case("wrong method on /v1/play", "GET", "/v1/play", 405)
             .expect(problem("method-not-allowed", 405))
             .expect_header("allow", "POST"),
         case("wrong method on a variant", "PUT", "/v1/variants/tablut", 405)
-            .expect_header("allow", "GET"),
-        case("wrong method on /healthz", "POST", "/healthz", 405).expect_header("allow", "GET"),
+            .expect_header("allow", "GET, HEAD"),
+        case("wrong method on /healthz", "POST", "/healthz", 405)
+            .expect_header("allow", "GET, HEAD"),
         case("wrong method on the spec", "POST", "/openapi.json", 405)
-            .expect_header("allow", "GET"),
+            .expect_header("allow", "GET, HEAD"),
         // 413
         case("body over the limit", "POST", "/v1/moves", 413)
             .raw(Some("application/json"), &big)

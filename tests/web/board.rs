@@ -214,3 +214,126 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
     };
     assert_eq!((code, problem["status"].as_u64()), (405, Some(405)));
 }
+
+/// The raw bytes of an answer (ureq does not decode content codings here).
+fn bytes(res: ureq::Response) -> Vec<u8> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut res.into_reader(), &mut out).expect("the body");
+    out
+}
+
+#[test]
+fn answers_are_compressed_as_asked_and_head_is_answered() {
+    use std::io::Read as _;
+    let server = start();
+    let base = server.url();
+    let agent = agent(30);
+    for path in [
+        "/client.js",
+        "/v1/board.svg?variant=brandubh",
+        "/openapi.json",
+    ] {
+        let url = format!("{base}{path}");
+        let plain = agent.get(&url).call().expect(path);
+        assert_eq!(plain.header("content-encoding"), None, "{path}");
+        let strong = plain.header("etag").map(str::to_owned);
+        let plain = bytes(plain);
+        assert!(plain.len() >= 1024, "{path}: {} bytes", plain.len());
+
+        let gz = agent
+            .get(&url)
+            .set("Accept-Encoding", "gzip")
+            .call()
+            .expect(path);
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
+        let vary: Vec<String> = gz.all("vary").iter().map(|v| v.to_lowercase()).collect();
+        assert!(
+            vary.iter().any(|v| v.contains("accept-encoding")),
+            "{path}: {vary:?}"
+        );
+        let weak = gz.header("etag").map(str::to_owned);
+        let packed = bytes(gz);
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(&packed[..])
+            .read_to_end(&mut unpacked)
+            .expect("gzip");
+        assert_eq!(unpacked, plain, "{path}");
+        assert!(
+            packed.len() * 2 < plain.len(),
+            "{path}: {} bytes",
+            packed.len()
+        );
+        if let (Some(strong), Some(weak)) = (strong, weak) {
+            assert_eq!(weak, format!("W/{strong}"), "{path}");
+            // Either form revalidates.
+            for tag in [&strong, &weak] {
+                let again = agent
+                    .get(&url)
+                    .set("Accept-Encoding", "gzip")
+                    .set("If-None-Match", tag)
+                    .call()
+                    .expect(path);
+                assert_eq!(again.status(), 304, "{path} {tag}");
+            }
+        }
+
+        // Brotli first when the client weighs them alike; the client's weights win.
+        let br = agent
+            .get(&url)
+            .set("Accept-Encoding", "gzip, deflate, br, zstd")
+            .call()
+            .expect(path);
+        assert_eq!(br.header("content-encoding"), Some("br"), "{path}");
+        let gz = agent
+            .get(&url)
+            .set("Accept-Encoding", "br;q=0.5, gzip")
+            .call()
+            .expect(path);
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
+
+        // HEAD: the GET's headers, no body.
+        let head = agent.head(&url).call().expect(path);
+        assert_eq!(head.status(), 200, "{path}");
+        assert!(head.header("content-type").is_some(), "{path}");
+        assert_eq!(
+            head.header("content-length"),
+            Some(plain.len().to_string().as_str()),
+            "{path}"
+        );
+        assert!(bytes(head).is_empty(), "{path}");
+    }
+
+    // Streams are sent as they are, event by event.
+    let sse = agent
+        .get(&format!(
+            "{base}/v1/analyze/stream?variant=brandubh&depth=2"
+        ))
+        .set("Accept-Encoding", "br, gzip")
+        .call()
+        .expect("the stream");
+    assert_eq!(sse.header("content-encoding"), None);
+    assert!(
+        String::from_utf8(bytes(sse))
+            .unwrap()
+            .contains("event: bestmove")
+    );
+    // A small answer gains nothing.
+    let health = agent
+        .get(&format!("{base}/healthz"))
+        .set("Accept-Encoding", "gzip")
+        .call()
+        .expect("healthz");
+    assert_eq!(health.header("content-encoding"), None);
+
+    // HEAD where there is no GET: 405, and `Allow` says so.
+    let (code, allow) = match agent.head(&format!("{base}/v1/play")).call() {
+        Err(ureq::Error::Status(code, r)) => (code, r.header("allow").map(str::to_owned)),
+        other => panic!("HEAD /v1/play: {other:?}"),
+    };
+    assert_eq!((code, allow.as_deref()), (405, Some("POST")));
+    let (code, allow) = match agent.delete(&format!("{base}/client.js")).call() {
+        Err(ureq::Error::Status(code, r)) => (code, r.header("allow").map(str::to_owned)),
+        other => panic!("DELETE /client.js: {other:?}"),
+    };
+    assert_eq!((code, allow.as_deref()), (405, Some("GET, HEAD")));
+}

@@ -186,8 +186,9 @@ impl Default for BoardCache {
     }
 }
 
-/// Whether `If-None-Match` names `tag` (or is `*`).
-fn matches(req: &HttpRequest, tag: &str) -> bool {
+/// Whether `If-None-Match` names `tag` (or is `*`), compared weakly as RFC 9110
+/// asks: a compressed answer carries the tag as `W/"..."`.
+pub fn matches(req: &HttpRequest, tag: &str) -> bool {
     req.headers()
         .get_all(header::IF_NONE_MATCH)
         .filter_map(|v| v.to_str().ok())

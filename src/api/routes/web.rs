@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::board::etag;
+use super::board::{etag, matches};
 
 /// One embedded file.
 struct Asset {
@@ -60,11 +60,7 @@ pub fn assets_size() -> usize {
 fn serve(req: &HttpRequest, index: usize) -> HttpResponse {
     let asset = &ASSETS[index];
     let tag = TAGS[index].as_str();
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let fresh = matches(req, tag);
     let mut res = if fresh {
         HttpResponse::NotModified()
     } else {
