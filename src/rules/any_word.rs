@@ -11,67 +11,22 @@
 //! dispatches over the words, so a new word is one more arm here.
 
 use super::bitboard::BitBoard;
+use super::bitboard::SquareSet;
+use super::board_word::OwnedVariant;
 use super::error::{IllegalMove, InvalidPosition, MoveParseError, PlayError, PositionError};
 use super::game::Game;
-use super::moves::{Move, MoveList, MoveText};
-use super::notation::{Setup, SquareSet};
+use super::move_list::MoveList;
+use super::move_text::{Move, MoveText};
 use super::outcome::Outcome;
 use super::perft::{divide, perft};
 use super::position::Position;
-use super::rays::{tables_small, tables_u128, tables_wide};
 use super::repetition::RepetitionWindow;
-use super::ruleset::RuleSet;
+use super::rule_set::RuleSet;
+use super::rule_terms::Escape;
+use super::setup::Setup;
 use super::square::{Piece, Side, Square};
-use super::variant::{Escape, Naming, Variant};
-use super::word::{Wide, Word};
-
-/// Runs `$body` with `$x` bound to the inner value of `$value`, one of the
-/// enums over the words (or any enum with the same arms), named by `$kind` as it
-/// is in scope. The body is compiled once per word, so it may call code generic
-/// over the word.
-macro_rules! with_word {
-    ($value:expr, $kind:ident, $x:pat => $body:expr) => {
-        match $value {
-            $kind::Small($x) => $body,
-            $kind::Narrow($x) => $body,
-            $kind::Wide($x) => $body,
-        }
-    };
-}
-pub(crate) use with_word;
-
-/// Declares an enum with one arm per word (`Small(T<u64>)`, `Narrow(T<u128>)`,
-/// `Wide(T<Wide>)`) of a type `T` generic over the word, and `From` each of
-/// them, for [`with_word!`] to match on.
-macro_rules! any_word_enum {
-    ($(#[$meta:meta])* $vis:vis enum $name:ident of $inner:ident) => {
-        $(#[$meta])*
-        $vis enum $name {
-            Small($inner<u64>),
-            Narrow($inner<u128>),
-            Wide($inner<$crate::rules::Wide>),
-        }
-
-        impl From<$inner<u64>> for $name {
-            fn from(x: $inner<u64>) -> $name {
-                $name::Small(x)
-            }
-        }
-
-        impl From<$inner<u128>> for $name {
-            fn from(x: $inner<u128>) -> $name {
-                $name::Narrow(x)
-            }
-        }
-
-        impl From<$inner<$crate::rules::Wide>> for $name {
-            fn from(x: $inner<$crate::rules::Wide>) -> $name {
-                $name::Wide(x)
-            }
-        }
-    };
-}
-pub(crate) use any_word_enum;
+use super::variant::Variant;
+use super::word::{Wide, Word, any_word_enum, with_word};
 
 /// A variant of any board size, in the word of its board (a preset or a rule set
 /// built by [`RuleSet::build`]).
@@ -113,34 +68,7 @@ impl From<&'static Variant<Wide>> for AnyVariant {
     }
 }
 
-any_word_enum! {
-    /// A variant built and not yet kept, in the word of its board (held for a
-    /// moment, so its size does not matter).
-    #[derive(Debug)]
-    #[allow(clippy::large_enum_variant)]
-    pub(crate) enum OwnedVariant of Variant
-}
-
 impl OwnedVariant {
-    /// The variant of checked `rules` in the word its board needs: a `u64` up to
-    /// 7x7, a `u128` up to 11x11, [`Wide`] on 13x13. This is the one place a
-    /// board's word is chosen.
-    pub(crate) fn build(rules: &RuleSet, naming: Naming) -> OwnedVariant {
-        let (size, escape) = (rules.size, rules.escape);
-        if size <= u64::MAX_SIZE {
-            OwnedVariant::Small(Variant::build(rules, naming, tables_small(size, escape)))
-        } else if size <= u128::MAX_SIZE {
-            OwnedVariant::Narrow(Variant::build(rules, naming, tables_u128(size, escape)))
-        } else {
-            OwnedVariant::Wide(Variant::build(rules, naming, tables_wide(size, escape)))
-        }
-    }
-
-    /// Names the variant (see [`Variant::name`]).
-    pub(crate) fn name(&mut self, naming: Naming) {
-        with_word!(self, OwnedVariant, v => v.name(naming));
-    }
-
     /// The variant, kept for the life of the process (a position holds a
     /// `&'static` variant).
     pub(crate) fn keep(self) -> AnyVariant {
@@ -258,7 +186,7 @@ impl AnyVariant {
 
     /// The rules as an OpenTafl rules string, where OpenTafl can express them.
     pub fn opentafl(self) -> Option<String> {
-        super::opentafl::to_string(&self.rule_set())
+        super::opentafl_write::to_string(&self.rule_set())
     }
 
     /// Reads a position string and checks it against these rules.

@@ -1,5 +1,7 @@
 //! The four directions a piece moves in.
 
+use super::square::Square;
+
 /// A direction on the board. North and east run towards higher square indices
 /// (squares are numbered rank by rank from a1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -40,6 +42,26 @@ impl Direction {
     #[inline(always)]
     pub const fn is_vertical(self) -> bool {
         matches!(self, Direction::North | Direction::South)
+    }
+
+    /// The one direction from `from` to `to`, if they share a line and differ.
+    #[inline]
+    pub fn between(from: Square, to: Square) -> Option<Direction> {
+        if from.rank() == to.rank() {
+            match to.file().cmp(&from.file()) {
+                std::cmp::Ordering::Greater => Some(Direction::East),
+                std::cmp::Ordering::Less => Some(Direction::West),
+                std::cmp::Ordering::Equal => None,
+            }
+        } else if from.file() == to.file() {
+            Some(if to.rank() > from.rank() {
+                Direction::North
+            } else {
+                Direction::South
+            })
+        } else {
+            None
+        }
     }
 
     /// The two directions at right angles to it.

@@ -1,8 +1,13 @@
 //! Every way a position, a move or a game can be refused, with where it went wrong.
 
-use super::notation::SquareSet;
+use super::bitboard::SquareSet;
 use super::outcome::Outcome;
 use super::square::{Piece, Side, Square};
+
+/// 1-based character column of byte offset `byte` in `text`.
+pub(crate) fn column_of(text: &str, byte: usize) -> usize {
+    text.get(..byte).map_or(byte, |s| s.chars().count()) + 1
+}
 
 /// The fields of a position string.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

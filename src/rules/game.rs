@@ -2,7 +2,8 @@
 
 use super::bitboard::BitBoard;
 use super::error::PlayError;
-use super::moves::{Move, MoveList, MoveText};
+use super::move_list::MoveList;
+use super::move_text::{Move, MoveText};
 use super::outcome::Outcome;
 use super::position::Position;
 use super::repetition::RepetitionWindow;

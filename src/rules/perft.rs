@@ -2,7 +2,7 @@
 //! applied (a finished game has no moves).
 
 use super::game::Game;
-use super::moves::Move;
+use super::move_text::Move;
 use super::position::Position;
 use super::repetition::RepetitionWindow;
 use super::word::Word;

@@ -5,14 +5,16 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use super::any_word::{AnyPosition, AnyVariant, BoardWord, OwnedVariant, with_word};
-use super::movement::Movement;
+use super::any_word::{AnyPosition, AnyVariant, BoardWord};
+use super::board_word::OwnedVariant;
+use super::movement_rules::Movement;
 use super::position::Position;
-use super::ruleset::{RuleSet, id_of};
-use super::variant::{
-    Escape, Features, KingCapture, Naming, NoMovesOutcome, Repetition, RepetitionOutcome,
-    SpecialSquares, Variant,
+use super::rule_set::{RuleSet, id_of};
+use super::rule_terms::{
+    Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, SpecialSquares,
 };
+use super::variant::{Naming, Variant};
+use super::word::with_word;
 
 const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
 const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";

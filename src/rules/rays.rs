@@ -6,8 +6,8 @@
 use std::sync::LazyLock;
 
 use super::direction::Direction;
+use super::rule_terms::Escape;
 use super::square::Square;
-use super::variant::Escape;
 use super::word::{Wide, Word};
 
 /// `Rays[dir][sq]`: the squares from bit `sq` (exclusive) to the board's edge in
@@ -213,29 +213,6 @@ impl<W: Word> Copy for Tables<W> {}
 impl<W: Word> std::fmt::Debug for Tables<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Tables")
-    }
-}
-
-/// The board's slides for code outside the rules, which never sees the tables.
-impl<W: Word> super::variant::Variant<W> {
-    /// The squares from bit `sq` (exclusive) to the board's edge in direction
-    /// `dir` (0 north, 1 east, 2 south, 3 west).
-    #[inline]
-    pub(crate) fn ray(&self, sq: usize, dir: Direction) -> W {
-        self.tables.rays[dir.index()][sq]
-    }
-
-    /// The empty squares a piece on `sq` slides over in direction `dir`, the
-    /// board occupied by `occ`.
-    #[inline]
-    pub(crate) fn slide(&self, sq: usize, dir: Direction, occ: W) -> W {
-        slide(self.tables.rays, sq, dir, occ)
-    }
-
-    /// Every empty square a piece on `sq` slides over, the board occupied by `occ`.
-    #[inline]
-    pub(crate) fn slides(&self, sq: usize, occ: W) -> W {
-        slides(self.tables.rays, sq, occ)
     }
 }
 

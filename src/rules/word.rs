@@ -448,6 +448,54 @@ impl Word for Wide {
     }
 }
 
+/// Runs `$body` with `$x` bound to the inner value of `$value`, one of the
+/// enums over the words (or any enum with the same arms), named by `$kind` as it
+/// is in scope. The body is compiled once per word, so it may call code generic
+/// over the word.
+macro_rules! with_word {
+    ($value:expr, $kind:ident, $x:pat => $body:expr) => {
+        match $value {
+            $kind::Small($x) => $body,
+            $kind::Narrow($x) => $body,
+            $kind::Wide($x) => $body,
+        }
+    };
+}
+pub(crate) use with_word;
+
+/// Declares an enum with one arm per word (`Small(T<u64>)`, `Narrow(T<u128>)`,
+/// `Wide(T<Wide>)`) of a type `T` generic over the word, and `From` each of
+/// them, for [`with_word!`] to match on.
+macro_rules! any_word_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident of $inner:ident) => {
+        $(#[$meta])*
+        $vis enum $name {
+            Small($inner<u64>),
+            Narrow($inner<u128>),
+            Wide($inner<$crate::rules::Wide>),
+        }
+
+        impl From<$inner<u64>> for $name {
+            fn from(x: $inner<u64>) -> $name {
+                $name::Small(x)
+            }
+        }
+
+        impl From<$inner<u128>> for $name {
+            fn from(x: $inner<u128>) -> $name {
+                $name::Narrow(x)
+            }
+        }
+
+        impl From<$inner<$crate::rules::Wide>> for $name {
+            fn from(x: $inner<$crate::rules::Wide>) -> $name {
+                $name::Wide(x)
+            }
+        }
+    };
+}
+pub(crate) use any_word_enum;
+
 #[cfg(test)]
 mod tests {
     use super::*;

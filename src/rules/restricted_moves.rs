@@ -1,14 +1,14 @@
 //! The moves of rule sets whose pieces do not all slide freely
-//! ([`super::movement::MoveMasks::special`]): speed limits, squares some pieces
-//! may not cross or stop on, fortresses. The classic generator in `movegen.rs`
+//! ([`super::movement_rules::MoveMasks::special`]): speed limits, squares some pieces
+//! may not cross or stop on, fortresses. The classic generator in `move_generation.rs`
 //! hands over to these when the variant asks; they produce the same moves in the
 //! same order as the classic ones would where no special rule applies.
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
 use super::error::IllegalMove;
-use super::movegen::{Targets, direction};
-use super::moves::Move;
+use super::move_list::Targets;
+use super::move_text::Move;
 use super::position::Position;
 use super::rays::{first_blocker, slide};
 use super::square::{Piece, Square};
@@ -134,7 +134,7 @@ impl<W: Word> Position<W> {
         let Some(kind) = self.kind_at(from) else {
             return false;
         };
-        let Some(dir) = direction(W::square(from as u32), W::square(to as u32)) else {
+        let Some(dir) = Direction::between(W::square(from as u32), W::square(to as u32)) else {
             return false;
         };
         let mut found = false;
@@ -160,7 +160,7 @@ impl<W: Word> Position<W> {
         let Some(kind) = self.kind_at(from) else {
             return Err(IllegalMove::NoPiece { square: m.from });
         };
-        let Some(dir) = direction(m.from, m.to) else {
+        let Some(dir) = Direction::between(m.from, m.to) else {
             return Err(IllegalMove::NotStraight {
                 from: m.from,
                 to: m.to,

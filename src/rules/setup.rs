@@ -1,20 +1,14 @@
 //! The position string of docs/rules.md ("Position strings"):
-//! `<rows> <side> [<plies since capture>]`, ranks from the top. OpenTafl's record
-//! (`/`-first, rank 1 first) is accepted on input.
+//! `<rows> <side> [<plies since capture>]`, ranks from the top, read into a
+//! [`Setup`] before any rules look at it. OpenTafl's record (`/`-first, rank 1
+//! first) is accepted on input.
 
-use std::fmt;
+use std::fmt::Write as _;
 use std::str::FromStr;
 
-use super::bitboard::BitBoard;
-use super::error::{InvalidPosition, ParseError, PositionError};
-use super::moves::column_of;
-use super::position::Position;
+use super::bitboard::{BitBoard, SquareSet};
+use super::error::{ParseError, column_of};
 use super::square::{MAX_SIZE, Piece, Side, Square};
-use super::variant::{Escape, Variant};
-use super::word::{Wide, Word};
-
-/// A set of squares of any board up to 13x13, in the 13x13 board's word.
-pub type SquareSet = BitBoard<Wide>;
 
 /// A parsed but unchecked position: what the string says, before any preset has
 /// looked at it (compare shakmaty's `Setup`).
@@ -239,60 +233,6 @@ impl Setup {
         }
         Ok(setup)
     }
-
-    /// Checks the setup against a preset: board size, at most one king, no soldier
-    /// on a restricted square.
-    pub fn into_position<W: Word>(
-        self,
-        variant: &'static Variant<W>,
-    ) -> Result<Position<W>, InvalidPosition> {
-        if self.size != variant.size() {
-            return Err(InvalidPosition::WrongSize {
-                variant: variant.id,
-                expected: variant.size(),
-                found: self.size,
-            });
-        }
-        if self.kings.len() > 1 {
-            let squares: Vec<String> = self.kings.map(|sq| sq.to_string()).collect();
-            return Err(InvalidPosition::TooManyKings {
-                count: squares.len(),
-                squares: squares.join(", "),
-            });
-        }
-        // A soldier stands only where its kind may stop (on a fortress, coming
-        // from the same fortress).
-        let misplaced = (self.attackers & variant.moves.never_stop[0].convert())
-            | (self.defenders & variant.moves.never_stop[1].convert());
-        if let Some(square) = misplaced.first() {
-            let piece = if self.attackers.contains(square) {
-                "an attacker"
-            } else {
-                "a defender"
-            };
-            return Err(InvalidPosition::OnRestricted {
-                square,
-                piece,
-                corners: if (variant.moves.forts[0] | variant.moves.forts[1]).contains(square) {
-                    "a fortress square its side may not stop on"
-                } else {
-                    match (variant.throne.is_empty(), variant.escape) {
-                        (false, Escape::Corners) => "the throne and the corners",
-                        (false, Escape::Edges) => "the throne",
-                        (true, _) => "the corners",
-                    }
-                },
-            });
-        }
-        Ok(Position::from_parts(
-            variant,
-            self.attackers.convert(),
-            self.defenders.convert(),
-            self.kings.convert(),
-            self.turn,
-            self.plies_since_capture,
-        ))
-    }
 }
 
 impl FromStr for Setup {
@@ -302,67 +242,62 @@ impl FromStr for Setup {
     }
 }
 
-impl<W: Word> Position<W> {
-    /// Parses a position string and checks it against `variant`.
-    ///
-    /// ```
-    /// use branan::rules::{Position, Variant};
-    /// let v = Variant::<u128>::by_id("tablut").unwrap();
-    /// let pos = Position::parse(v, "9/1K7/9/9/9/9/9/9/8t d").unwrap();
-    /// assert_eq!(pos.to_string(), "9/1K7/9/9/9/9/9/9/8t d 0");
-    /// assert!(Position::parse(v, "9/1K7/9 d").is_err());
-    /// ```
-    pub fn parse(variant: &'static Variant<W>, s: &str) -> Result<Position<W>, PositionError> {
-        Ok(Setup::parse(s)?.into_position(variant)?)
-    }
-}
-
-impl<W: Word> fmt::Display for Position<W> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let size = self.variant.size();
-        for rank in (0..size).rev() {
+/// A setup written as branan writes positions: ranks from the top, runs of empty
+/// squares as numbers, then the side to move and the counter.
+impl Setup {
+    /// The setup written as branan writes positions: ranks from the top, runs of
+    /// empty squares as numbers, then the side to move and the counter (the
+    /// canonical form of a start: see [`super::rule_set::RuleSet::canonical_text`]).
+    pub fn canonical(&self) -> String {
+        let s = self;
+        let mut out = String::with_capacity(140);
+        for rank in (0..s.size).rev() {
             let mut run = 0;
-            for file in 0..size {
-                match self.piece_at(Square::new(file, rank)) {
+            for file in 0..s.size {
+                let sq = Square::new(file, rank);
+                let piece = if s.attackers.contains(sq) {
+                    Some(Piece::Attacker)
+                } else if s.defenders.contains(sq) {
+                    Some(Piece::Defender)
+                } else if s.kings.contains(sq) {
+                    Some(Piece::King)
+                } else {
+                    None
+                };
+                match piece {
                     None => run += 1,
                     Some(p) => {
                         if run > 0 {
-                            write!(f, "{run}")?;
+                            let _ = write!(out, "{run}");
                             run = 0;
                         }
-                        write!(f, "{}", p.letter())?;
+                        out.push(p.letter());
                     }
                 }
             }
             if run > 0 {
-                write!(f, "{run}")?;
+                let _ = write!(out, "{run}");
             }
             if rank > 0 {
-                f.write_str("/")?;
+                out.push('/');
             }
         }
-        write!(f, " {} {}", self.turn.letter(), self.plies_since_capture)
+        let _ = write!(
+            out,
+            " {} {}",
+            match s.turn {
+                Side::Attackers => 'a',
+                Side::Defenders => 'd',
+            },
+            s.plies_since_capture
+        );
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn opentafl_record_lists_rank_one_first() {
-        let v = Variant::<u64>::by_id("brandubh").unwrap();
-        let ours = Position::parse(v, "4t2/7/7/2tK3/7/7/7 a 0").unwrap();
-        let theirs = Position::parse(v, "/7/7/7/2tK3/7/7/4t2/ a 0").unwrap();
-        assert_eq!(ours, theirs);
-    }
-
-    #[test]
-    fn eleven_is_one_number() {
-        let v = Variant::<u128>::by_id("tawlbwrdd").unwrap();
-        let s = "11/11/11/11/11/5K5/11/11/11/11/t10 a 3";
-        assert_eq!(Position::parse(v, s).unwrap().to_string(), s);
-    }
 
     #[test]
     fn errors_name_field_and_column() {
@@ -422,27 +357,5 @@ mod tests {
         assert!(matches!(e, ParseError::RankLength { rank: 7, .. }), "{e}");
         let e = Setup::parse("3t3/3t3//ttTKTtt/3T3/3t3/3t3 a 0").unwrap_err();
         assert!(matches!(e, ParseError::EmptyRank { rank: 5, .. }), "{e}");
-    }
-
-    #[test]
-    fn presets_refuse_invalid_setups() {
-        let v = Variant::<u64>::by_id("brandubh").unwrap();
-        let two_kings = Position::parse(v, "K6/7/7/3K3/7/7/7 a 0").unwrap_err();
-        assert!(matches!(
-            two_kings,
-            PositionError::Invalid(InvalidPosition::TooManyKings { .. })
-        ));
-        let corner = Position::parse(v, "t6/7/7/3K3/7/7/7 a 0").unwrap_err();
-        assert!(matches!(
-            corner,
-            PositionError::Invalid(InvalidPosition::OnRestricted { .. })
-        ));
-        let tablut = Variant::<u128>::by_id("tablut").unwrap();
-        assert!(Position::parse(tablut, "t8/9/9/9/4K4/9/9/9/9 a 0").is_ok());
-        assert!(Position::parse(tablut, "9/9/9/9/4t4/9/9/9/9 a 0").is_err());
-        assert!(Position::parse(tablut, "7/7/7/3K3/7/7/7 a 0").is_err());
-        // No king: valid, and a finished game.
-        assert!(Position::parse(v, "7/7/7/7/7/7/t6 d 0").is_err());
-        assert!(Position::parse(v, "7/7/7/7/7/7/1t5 d 0").is_ok());
     }
 }

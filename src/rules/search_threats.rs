@@ -1,16 +1,18 @@
 //! What the search asks about threats: the king's open lines to escape squares,
 //! the squares from which he would have one, the squares where a move captures,
-//! and the attackers' move that captures the king. Playing a move uses the same
-//! king-capture test ([`king_capture_squares`]).
+//! and the attackers' move that captures the king (found with the test playing a
+//! move uses, [`king_capture_squares`]).
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
-use super::movegen::Targets;
-use super::moves::Move;
+use super::king_capture::king_capture_squares;
+use super::move_list::Targets;
+use super::move_text::Move;
 use super::position::Position;
 use super::rays::{Rays, first_blocker, never_open, slides};
+use super::rule_terms::Escape;
 use super::square::Side;
-use super::variant::{Escape, KingCapture, Variant};
+use super::variant::Variant;
 use super::word::Word;
 
 #[inline(always)]
@@ -62,57 +64,6 @@ pub(crate) fn line_squares<W: Word>(v: &Variant<W>) -> W {
         Escape::Corners => v.geometry.edges.0,
         Escape::Edges => v.geometry.board.0,
     }
-}
-
-/// The empty squares next to the king on `k` where an attacker arriving captures
-/// him, on the board of `attackers` with `occ` occupied (whether an attacker can
-/// get there is not asked).
-#[inline(always)]
-pub(crate) fn king_capture_squares<W: Word>(v: &Variant<W>, k: usize, attackers: W, occ: W) -> W {
-    let g = &v.geometry;
-    let around = v.tables.steps.around[k];
-    // Where an attacker may arrive next to the king.
-    let free = around & !occ & !v.attacker_no_stop.0;
-    if free.is_zero() {
-        return W::ZERO;
-    }
-    // A side of the king is hostile when an attacker, or an empty square hostile
-    // to him (the throne, a corner, as the rules say), is there.
-    let anvils = attackers | (v.king_anvils.0 & !occ);
-    // Every rule needs a hostile side next to him already.
-    if (around & anvils).is_zero() {
-        return W::ZERO;
-    }
-    // The free sides whose opposite side is hostile: each hostile side mirrored
-    // through him (a step of one square either way is a shift by two steps;
-    // mirrors that do not land next to him fall outside `free`).
-    let custodial = || {
-        let a = anvils & around;
-        let two_ranks = 2 * W::STRIDE;
-        ((a << two_ranks) | (a >> two_ranks) | (a << 2) | (a >> 2)) & free
-    };
-    // Where he is strong: the one free side of a king whose other three sides are
-    // hostile; never on an edge, where a side is off the board (the middleweight
-    // king needs only his sides on the board).
-    let enclosed = |on_board_only: bool| {
-        let missing = around & !anvils;
-        if (on_board_only || around.count_ones() == 4) && missing.count_ones() == 1 {
-            missing & free
-        } else {
-            W::ZERO
-        }
-    };
-    let king = bit::<W>(k);
-    let on_throne = !(v.throne.0 & king).is_zero();
-    let beside_throne = !v.throne.is_empty() && !(g.beside_throne.0 & king).is_zero();
-    let strong = match v.king_capture {
-        KingCapture::Weak => false,
-        KingCapture::ThroneFour => on_throne,
-        KingCapture::ThroneFourBesideThree => on_throne || beside_throne,
-        KingCapture::FourSides => true,
-        KingCapture::Middleweight => return enclosed(true),
-    };
-    if strong { enclosed(false) } else { custodial() }
 }
 
 impl<W: Word> Position<W> {

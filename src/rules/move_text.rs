@@ -1,11 +1,11 @@
-//! Moves, their notation (`e7-e4`, `e7e4`, `e7-e4xd4`) and a move list that lives
-//! on the stack.
+//! A move (one piece from a square to a square) and how it is written: `e7-e4`,
+//! `e7e4`, or with OpenTafl's captures `e7-e4xd4`, its squares those of a board.
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::error::MoveParseError;
-use super::notation::SquareSet;
+use super::bitboard::SquareSet;
+use super::error::{MoveParseError, column_of};
 use super::square::Square;
 
 /// A move: one piece slides from `from` to `to`. Two bytes; [`Move::code`] packs it
@@ -142,11 +142,6 @@ impl MoveText {
     }
 }
 
-/// 1-based character column of byte offset `byte` in `text`.
-pub(crate) fn column_of(text: &str, byte: usize) -> usize {
-    text.get(..byte).map_or(byte, |s| s.chars().count()) + 1
-}
-
 /// Reads a square at the start of `s` (which starts at byte `offset` of the whole
 /// text) and returns it with the rest.
 fn take_square(s: &str, offset: usize, size: u8) -> Result<(Square, &str), MoveParseError> {
@@ -191,93 +186,6 @@ impl FromStr for Move {
     /// check it).
     fn from_str(s: &str) -> Result<Move, MoveParseError> {
         MoveText::parse(s).map(|m| m.mv)
-    }
-}
-
-/// The most moves a position can have: each empty square is reached from at most
-/// one piece per direction.
-pub const MAX_MOVES: usize = 4 * 169;
-
-/// A list of moves on the stack.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
-        self.len += 1;
-    }
-
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl std::ops::DerefMut for MoveList {
-    fn deref_mut(&mut self) -> &mut [Move] {
-        self.as_mut_slice()
-    }
-}
-
-impl fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
     }
 }
 

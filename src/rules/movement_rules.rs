@@ -8,9 +8,9 @@
 //! on a square of the same kind: a piece that has left them never comes back.
 
 use super::bitboard::BitBoard;
-use super::notation::SquareSet;
+use super::bitboard::SquareSet;
+use super::rule_terms::{Escape, Hostility};
 use super::square::Square;
-use super::variant::{Escape, Hostility};
 use super::word::Word;
 
 /// The longest move of each piece, in squares; `None` moves any distance.

@@ -1,6 +1,8 @@
 //! Move generation: every move of the side to move, the moves of some pieces to
 //! some squares (streamed to a closure, in one fixed order), the moves onto a few
-//! target squares, counting moves, and whether one move is a move of the position.
+//! target squares, counting moves, whether one move is a move of the position, and
+//! why a move is not. Rule sets whose pieces do not all slide freely hand over to
+//! `restricted_moves.rs`.
 //!
 //! The order of [`Position::generate_moves_for`] is the order of every list of
 //! moves: piece by piece in square order, each north, east, south then west,
@@ -8,34 +10,14 @@
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
-use super::moves::{Move, MoveList};
+use super::error::IllegalMove;
+use super::move_list::{MoveList, Targets};
+use super::move_text::Move;
 use super::position::Position;
 use super::rays::{first_blocker, slide};
-use super::square::{Side, Square};
+use super::square::{Piece, Side};
 use super::variant::Variant;
 use super::word::Word;
-
-/// Where moves may land: one set of squares for soldiers, one for the king. The
-/// squares where a piece may not stop are left out by the generator whatever the
-/// sets say.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Targets<W: Word = u128> {
-    pub soldiers: BitBoard<W>,
-    pub king: BitBoard<W>,
-}
-
-impl<W: Word> Targets<W> {
-    /// Every square, for every piece.
-    pub const ALL: Targets<W> = Targets::same(BitBoard::ALL);
-
-    /// The same squares for soldiers and king.
-    pub const fn same(squares: BitBoard<W>) -> Targets<W> {
-        Targets {
-            soldiers: squares,
-            king: squares,
-        }
-    }
-}
 
 /// The squares where a soldier and where the king may stop.
 #[inline(always)]
@@ -46,26 +28,6 @@ fn stops<W: Word>(v: &Variant<W>) -> (W, W) {
         !W::bit(W::index(v.geometry.throne))
     };
     (!v.restricted.0, king)
-}
-
-/// The one direction from `from` to `to`, if they share a line and differ.
-#[inline]
-pub(crate) fn direction(from: Square, to: Square) -> Option<Direction> {
-    if from.rank() == to.rank() {
-        match to.file().cmp(&from.file()) {
-            std::cmp::Ordering::Greater => Some(Direction::East),
-            std::cmp::Ordering::Less => Some(Direction::West),
-            std::cmp::Ordering::Equal => None,
-        }
-    } else if from.file() == to.file() {
-        Some(if to.rank() > from.rank() {
-            Direction::North
-        } else {
-            Direction::South
-        })
-    } else {
-        None
-    }
 }
 
 impl<W: Word> Position<W> {
@@ -215,7 +177,7 @@ impl<W: Word> Position<W> {
         if !self.pieces(self.turn).0.has(from as u32) {
             return false;
         }
-        let Some(dir) = direction(m.from, m.to) else {
+        let Some(dir) = Direction::between(m.from, m.to) else {
             return false;
         };
         let v = self.variant;
@@ -268,6 +230,56 @@ impl<W: Word> Position<W> {
             .into_iter()
             .any(|dir| !(v.geometry.shift(pieces, dir) & free).is_empty())
             || self.count_moves() > 0
+    }
+}
+
+impl<W: Word> Position<W> {
+    /// Checks that `m` is a move of the side to move on this board.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        let size = self.variant.size();
+        for sq in [m.from, m.to] {
+            if !sq.on_board(size) {
+                return Err(IllegalMove::OffBoard { square: sq, size });
+            }
+        }
+        let piece = self
+            .piece_at(m.from)
+            .ok_or(IllegalMove::NoPiece { square: m.from })?;
+        if piece.side() != self.turn {
+            return Err(IllegalMove::NotYourPiece {
+                square: m.from,
+                side: self.turn,
+            });
+        }
+        if m.from == m.to {
+            return Err(IllegalMove::NullMove { square: m.from });
+        }
+        let Some(dir) = Direction::between(m.from, m.to) else {
+            return Err(IllegalMove::NotStraight {
+                from: m.from,
+                to: m.to,
+            });
+        };
+        // The slide is the one source of sliding truth: the move is clear exactly
+        // when `to` is among the squares the piece slides over. Otherwise the first
+        // piece along the ray stands on the way (at `to` or before it).
+        let occupied = self.occupied().0;
+        let from = W::index(m.from) as usize;
+        if !self.variant.slide(from, dir, occupied).has(W::index(m.to)) {
+            let at = first_blocker(self.variant.tables.rays, from, dir, occupied)
+                .map_or(m.to, |i| W::square(i as u32));
+            return Err(IllegalMove::Blocked { at });
+        }
+        if self.variant.special_moves {
+            return self.special_check(m, piece);
+        }
+        if !self.variant.may_stop(m.to, piece == Piece::King) {
+            return Err(IllegalMove::Restricted {
+                square: m.to,
+                piece,
+            });
+        }
+        Ok(())
     }
 }
 
