@@ -406,6 +406,8 @@ async fn rewrite_examples() {
         println!("now regenerate the spec: {REGENERATE}");
     }
     assert!(notes.is_empty(), "{}", notes.join("\n"));
+}
+
 /// The schema at a `$ref` of the spec (`#/components/schemas/Name`).
 fn resolve<'a>(spec: &'a Value, reference: &str) -> &'a Value {
     let path = reference.strip_prefix("#/").expect("a local $ref");
