@@ -1,6 +1,7 @@
 //! The OpenAPI document's examples. Each is a JSON file in `openapi/examples/`,
-//! named as the function here that gives it, and compiled into the binary (the
-//! service reads no file at run time).
+//! named as the function here that gives it (the analysis stream, an event stream,
+//! is [`ANALYZE_STREAM`]), and compiled into the binary: the service reads no file
+//! at run time.
 //!
 //! The handlers' `#[utoipa::path]` attributes call them by name
 //! (`value = json!(examples::analyze_opening())`): a misspelt name or a missing
@@ -116,6 +117,10 @@ examples! {
     pool_full,
 }
 
+/// The event stream of `GET /v1/analyze/stream?variant=brandubh&depth=2`, as
+/// documented (`text/event-stream`, so a text file of its own).
+pub const ANALYZE_STREAM: &str = include_str!("../../openapi/examples/analyze_stream.txt");
+
 /// An OpenTafl rules string: Brandubh's board with OpenTafl's defaults (a strong,
 /// armed king escaping to the corners).
 pub const RULES_OPENTAFL: &str = "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
@@ -143,6 +148,7 @@ mod tests {
             .collect();
         files.sort();
         let mut listed: Vec<String> = ALL.iter().map(|(name, _)| format!("{name}.json")).collect();
+        listed.push("analyze_stream.txt".to_owned());
         listed.sort();
         assert_eq!(
             files, listed,

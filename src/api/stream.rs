@@ -19,7 +19,6 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::api::AppState;
 use crate::api::analyze::{
     AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond, win_chance,
 };
@@ -27,6 +26,7 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
+use crate::api::{AppState, examples};
 use crate::rules::{AnyGame, Move};
 use crate::search::{Iteration, Score};
 
@@ -330,10 +330,6 @@ fn start(
         .streaming(stream))
 }
 
-/// The stream of `GET /v1/analyze/stream?variant=brandubh&depth=2`, as documented
-/// (a test compares it with the real one, but for the timings).
-pub const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":692},\"win_chance\":0.658,\"pv\":[\"d1-e1\"],\"nodes\":40,\"nps\":774188,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":665},\"win_chance\":0.585,\"pv\":[\"d1-e1\",\"d3-e3\"],\"nodes\":147,\"nps\":1231166,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"size\":7,\"pieces\":{\"attackers\":[\"d1\",\"d2\",\"a4\",\"b4\",\"f4\",\"g4\",\"d6\",\"d7\"],\"defenders\":[\"d3\",\"c4\",\"e4\",\"d5\"],\"king\":\"d4\"},\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d1-e1\",\"score\":{\"cp\":665},\"win_chance\":0.585,\"pv\":[\"d1-e1\",\"d3-e3\"],\"depth\":2,\"nodes\":147,\"time_ms\":0,\"nps\":1207669,\"cached\":false,\"limits\":{\"time_ms\":10000,\"depth\":2,\"nodes\":null},\"engine\":{\"name\":\"branan\",\"version\":\"0.1.0\"}}\n\n";
-
 /// Analyse a game, streaming each iteration (Server-Sent Events)
 ///
 /// The analysis of `POST /v1/analyze` (same parameters, as a query; `moves`
@@ -357,7 +353,7 @@ pub const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"c
     params(StreamQuery),
     responses(
         (status = 200, description = "The events, as the search completes each iteration", content_type = "text/event-stream", body = String,
-         example = json!(STREAM_EXAMPLE)),
+         example = json!(examples::ANALYZE_STREAM)),
         (status = 204, description = "A reconnection after the final event (`Last-Event-ID: end`): nothing more to send"),
         (status = 400, description = "Malformed query, position or move", body = Problem, content_type = "application/problem+json",
          examples(("bad_depth" = (summary = "GET /v1/analyze/stream?variant=brandubh&depth=deep", value = json!({"type": "/problems/malformed-query", "title": "Malformed query string", "status": 400, "detail": "`depth` must be a whole number that fits the limits (got \"deep\")", "field": "depth"}))))),
@@ -394,7 +390,7 @@ pub async fn get_analyze_stream(
     ),
     responses(
         (status = 200, description = "The events, as the search completes each iteration", content_type = "text/event-stream", body = String,
-         example = json!(STREAM_EXAMPLE)),
+         example = json!(examples::ANALYZE_STREAM)),
         (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
