@@ -35,7 +35,7 @@ pub struct BoardQuery {
     /// The position (default: the preset's start); URL-encode it.
     #[param(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
     pub position: Option<String>,
-    /// Moves played from `position` before drawing, comma-separated (`d7-f7,d5-d6`).
+    /// Moves played from `position` before drawing, comma-separated (`d7-f7,d5-e5`).
     pub moves: Option<String>,
     /// A move whose two squares are highlighted (default: the last of `moves`).
     #[param(example = "d7-f7")]
