@@ -154,7 +154,11 @@ mod tests {
     fn every_value_the_api_answers_has_a_text_in_every_language() {
         let dicts = dictionaries();
         let needed = keys_the_api_needs();
-        for want in ["reason.encircled", "reason.edge_fort", "problem.about:blank"] {
+        for want in [
+            "reason.encircled",
+            "reason.edge_fort",
+            "problem.about:blank",
+        ] {
             assert!(needed.iter().any(|k| k == want), "{want} not in the spec");
         }
         let english = &dicts["en"];
