@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use branan::rules::{Game, Position, Variant, perft};
+use branan::rules::AnyVariant;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// (preset, depth, leaves): the table of docs/rules.md, "Perft from the start";
@@ -26,14 +26,14 @@ fn perft_from_the_start(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
     for (id, depth, leaves) in CASES {
-        let Some(variant) = Variant::by_id(id) else {
+        let Some(variant) = AnyVariant::by_id(id) else {
             panic!("no preset {id}");
         };
-        let game = Game::new(Position::start(variant));
+        let game = variant.start_position().game();
         group.throughput(Throughput::Elements(leaves));
         group.bench_with_input(BenchmarkId::new(id, depth), &depth, |b, &depth| {
             b.iter(|| {
-                let n = perft(black_box(&game), depth);
+                let n = black_box(&game).perft(depth);
                 assert_eq!(n, leaves, "{id} perft {depth}");
                 n
             });

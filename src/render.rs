@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
-use crate::rules::{Escape, Move, Piece, Position, Square, Variant, Word};
+use crate::rules::{AnyPosition, AnyVariant, Escape, Move, Piece, Square};
 
 /// Side of one square, in SVG user units.
 const CELL: u32 = 40;
@@ -56,7 +56,7 @@ pub struct BoardOptions {
 }
 
 /// The position as an SVG document.
-pub fn board_svg<W: Word>(pos: &Position<W>, opts: &BoardOptions) -> String {
+pub fn board_svg(pos: &AnyPosition, opts: &BoardOptions) -> String {
     let variant = pos.variant();
     let n = u32::from(variant.size());
     let side = n * CELL + 2 * MARGIN;
@@ -67,9 +67,9 @@ pub fn board_svg<W: Word>(pos: &Position<W>, opts: &BoardOptions) -> String {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{px}\" height=\"{px}\" \
          role=\"img\" aria-label=\"{} {}\" data-variant=\"{}\" data-size=\"{n}\" data-flip=\"{}\">",
-        escape_xml(variant.name),
+        escape_xml(variant.name()),
         pos,
-        variant.id,
+        variant.id(),
         opts.flip
     );
     s.push_str(&layer);
@@ -120,25 +120,21 @@ pub fn board_svg<W: Word>(pos: &Position<W>, opts: &BoardOptions) -> String {
 /// What every picture of a preset drawn one way up shares: the arrow head, the
 /// squares (throne, corners or escape edges), their marks and the coordinates.
 /// Built once per preset and orientation.
-fn board_layer<W: Word>(variant: &'static Variant<W>, flip: bool) -> Cow<'static, str> {
+fn board_layer(variant: AnyVariant, flip: bool) -> Cow<'static, str> {
     static LAYERS: LazyLock<Vec<[String; 2]>> = LazyLock::new(|| {
-        Variant::all()
+        AnyVariant::presets()
             .iter()
-            .map(|v| [build_layer(v, false), build_layer(v, true)])
+            .map(|&v| [build_layer(v, false), build_layer(v, true)])
             .collect()
     });
-    let layers = Variant::all()
-        .iter()
-        .position(|v| std::ptr::addr_eq(v, variant))
-        .and_then(|i| LAYERS.get(i));
-    match layers {
+    match variant.preset_index().and_then(|i| LAYERS.get(i)) {
         Some(pair) => Cow::Borrowed(pair[usize::from(flip)].as_str()),
-        // A preset built outside the table is drawn each time.
+        // A custom rule set's board is drawn each time.
         None => Cow::Owned(build_layer(variant, flip)),
     }
 }
 
-fn build_layer<W: Word>(variant: &Variant<W>, flip: bool) -> String {
+fn build_layer(variant: AnyVariant, flip: bool) -> String {
     let n = u32::from(variant.size());
     let side = n * CELL + 2 * MARGIN;
     let mut s = String::with_capacity(16 * 1024);
@@ -153,17 +149,20 @@ fn build_layer<W: Word>(variant: &Variant<W>, flip: bool) -> String {
         "<rect width=\"{side}\" height=\"{side}\" fill=\"{}\"/>",
         colour::BACKGROUND
     );
-    let geometry = &variant.geometry;
+    let size = variant.size();
+    // The centre is drawn as the throne on every board, with a throne or not.
+    let centre = Square::new(size / 2, size / 2);
+    let (escape, escape_squares) = (variant.escape(), variant.escape_squares());
     let _ = write!(s, "<g stroke=\"{}\" stroke-width=\"1\">", colour::LINES);
-    for rank in 0..variant.size() {
-        for file in 0..variant.size() {
+    for rank in 0..size {
+        for file in 0..size {
             let sq = Square::new(file, rank);
             let (x, y) = origin(sq, n, flip);
-            let fill = if sq == geometry.throne {
+            let fill = if sq == centre {
                 colour::THRONE
-            } else if variant.escape == Escape::Corners && variant.escape_squares.contains(sq) {
+            } else if escape == Escape::Corners && escape_squares.contains(sq) {
                 colour::ESCAPE
-            } else if variant.escape == Escape::Edges && variant.escape_squares.contains(sq) {
+            } else if escape == Escape::Edges && escape_squares.contains(sq) {
                 colour::EDGE
             } else if (u32::from(file) + u32::from(rank)) % 2 == 0 {
                 colour::DARK
@@ -177,12 +176,13 @@ fn build_layer<W: Word>(variant: &Variant<W>, flip: bool) -> String {
         }
     }
     s.push_str("</g>");
-    // A cross marks the squares only the king may stop on.
-    let mut marks = geometry.corners.intersect(variant.escape_squares);
-    if variant.escape != Escape::Corners {
-        marks = crate::rules::BitBoard::EMPTY;
-    }
-    marks.insert(geometry.throne);
+    // A cross marks the squares only the king may stop on: the corners he escapes
+    // to, and the centre.
+    let mut marks = match escape {
+        Escape::Corners => escape_squares,
+        Escape::Edges => crate::rules::SquareSet::EMPTY,
+    };
+    marks.insert(centre);
     let _ = write!(
         s,
         "<g stroke=\"{}\" stroke-width=\"2\" stroke-opacity=\"0.6\">",
@@ -280,11 +280,11 @@ mod tests {
 
     #[test]
     fn every_square_and_piece_is_drawn_once() {
-        for v in Variant::all() {
-            let pos = Position::start(v);
+        for &v in AnyVariant::presets() {
+            let pos = v.start_position();
             let svg = board_svg(&pos, &BoardOptions::default());
             let n = usize::from(v.size());
-            assert_eq!(count(&svg, "<rect data-square="), n * n, "{}", v.id);
+            assert_eq!(count(&svg, "<rect data-square="), n * n, "{}", v.id());
             assert_eq!(
                 count(&svg, "data-piece=\"t\""),
                 pos.attackers().len() as usize
@@ -299,8 +299,7 @@ mod tests {
 
     #[test]
     fn same_input_same_bytes_and_flip_moves_squares() {
-        let v = Variant::by_id("brandubh").unwrap();
-        let pos = Position::start(v);
+        let pos = AnyVariant::by_id("brandubh").unwrap().start_position();
         let m: Move = "d7-f7".parse().unwrap();
         let opts = BoardOptions {
             size: Some(200),

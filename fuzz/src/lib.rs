@@ -9,14 +9,26 @@
 //! `server` feature.
 
 use branan::rules::{
-    BitBoard, Escape, Features, Fortress, Game, Hostility, IllegalMove, KingArms, KingCapture,
-    Move, MoveText, Movement, NoMovesOutcome, PlayError, Position, PositionError, Repetition,
-    RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares, Square, SquareSet, Variant,
-    opentafl,
+    AnyPosition, AnyVariant, BitBoard, Escape, Features, Fortress, Game, Hostility, IllegalMove,
+    KingArms, KingCapture, Move, MoveText, Movement, NoMovesOutcome, PlayError, Position,
+    PositionError, Repetition, RepetitionOutcome, RuleSet, RuleSetError, Setup, SpecialSquares,
+    Square, SquareSet, Variant, Word, opentafl,
 };
 
 /// The most plies one `play` input may ask for, so one execution stays short.
 pub const MAX_PLIES: usize = 400;
+
+/// Runs `$body` with `$x` bound to the variant or position of `$value` in the
+/// word of its board, so that the checks below run on each word's own code.
+macro_rules! typed {
+    ($value:expr, $kind:ident, $x:ident => $body:expr) => {
+        match $value {
+            $kind::Small($x) => $body,
+            $kind::Narrow($x) => $body,
+            $kind::Wide($x) => $body,
+        }
+    };
+}
 
 /// Position strings: `Setup::parse`, and `Position::parse` against every preset.
 ///
@@ -38,9 +50,20 @@ pub fn check_position_text(data: &[u8]) {
             chars + 1
         );
     }
-    for v in Variant::all() {
+    for &v in AnyVariant::presets() {
+        typed!(v, AnyVariant, v => position_text_on(v, s, &setup));
+    }
+}
+
+/// [`check_position_text`] against one preset.
+fn position_text_on<W: Word>(
+    v: &'static Variant<W>,
+    s: &str,
+    setup: &Result<Setup, branan::rules::ParseError>,
+) {
+    {
         let parsed = Position::parse(v, s);
-        match (&setup, &parsed) {
+        match (setup, &parsed) {
             (Err(a), Err(PositionError::Parse(b))) => assert_eq!(a, b, "{s:?}"),
             (Ok(setup), _) => {
                 let via_setup = setup.clone().into_position(v);
@@ -139,15 +162,15 @@ impl Bytes<'_> {
 /// byte per square (`% 8`: 5 attacker, 6 defender, else empty; restricted squares
 /// stay empty), then the king's square (`>= 121`: no king), then the counter as two
 /// bytes, big-endian; mode 3 lets the defenders move first.
-fn start_position(input: &mut Bytes<'_>) -> Option<Position> {
-    let variants = Variant::all();
-    let v = &variants[usize::from(input.byte()) % variants.len()];
+fn start_position(input: &mut Bytes<'_>) -> Option<AnyPosition> {
+    let variants = AnyVariant::presets();
+    let v = variants[usize::from(input.byte()) % variants.len()];
     match input.byte() % 4 {
-        0 => Some(Position::start(v)),
+        0 => Some(v.start_position()),
         1 => {
             let len = usize::from(input.byte());
             let bytes: Vec<u8> = (0..len).map_while(|_| input.next()).collect();
-            Position::parse(v, &String::from_utf8_lossy(&bytes)).ok()
+            v.parse_position(&String::from_utf8_lossy(&bytes)).ok()
         }
         mode => {
             let size = v.size();
@@ -167,7 +190,7 @@ fn start_position(input: &mut Bytes<'_>) -> Option<Position> {
                     let cell = squares[usize::from(rank) * usize::from(size) + usize::from(file)];
                     let letter = if Some(sq) == king {
                         Some('K')
-                    } else if v.restricted.contains(sq) {
+                    } else if v.restricted_squares().contains(sq) {
                         None
                     } else {
                         match cell {
@@ -196,9 +219,9 @@ fn start_position(input: &mut Bytes<'_>) -> Option<Position> {
             let text = format!("{} {side} {counter}", rows.join("/"));
             // A king off this board is left out of the string; everything written
             // is valid for the preset, so the parser must accept it.
-            match Position::parse(v, &text) {
+            match v.parse_position(&text) {
                 Ok(pos) => Some(pos),
-                Err(e) => panic!("generated position {text:?} refused by {}: {e}", v.id),
+                Err(e) => panic!("generated position {text:?} refused by {}: {e}", v.id()),
             }
         }
     }
@@ -218,6 +241,11 @@ pub fn check_play(data: &[u8]) {
     let Some(start) = start_position(&mut input) else {
         return;
     };
+    typed!(start, AnyPosition, start => play_from(start, &mut input));
+}
+
+/// [`check_play`] from `start`, the rest of the input driving the game.
+fn play_from<W: Word>(start: Position<W>, input: &mut Bytes<'_>) {
     let mut game = Game::new(start);
     check_game(&game);
     let mut plies = 0;
@@ -318,7 +346,7 @@ pub fn check_play(data: &[u8]) {
 }
 
 /// Why `m` is illegal must be true of the position.
-fn check_illegal_reason(pos: &Position, m: Move, e: IllegalMove) {
+fn check_illegal_reason<W: Word>(pos: &Position<W>, m: Move, e: IllegalMove) {
     let size = pos.variant().size();
     match e {
         IllegalMove::OffBoard { square, .. } => assert!(!square.on_board(size)),
@@ -356,7 +384,7 @@ fn check_illegal_reason(pos: &Position, m: Move, e: IllegalMove) {
 }
 
 /// Everything that must hold of a position, alone.
-fn check_position(pos: &Position) {
+fn check_position<W: Word>(pos: &Position<W>) {
     let v = pos.variant();
     let board = v.geometry.board;
     let (a, d) = (pos.attackers(), pos.defenders());
@@ -439,7 +467,7 @@ fn check_position(pos: &Position) {
 
 /// Formats `pos`, parses it back (also in OpenTafl's rank-1-first form) and
 /// compares.
-fn check_round_trip(pos: &Position) {
+fn check_round_trip<W: Word>(pos: &Position<W>) {
     let v = pos.variant();
     let text = pos.to_string();
     let back = match Position::parse(v, &text) {
@@ -463,7 +491,7 @@ fn check_round_trip(pos: &Position) {
 
 /// Everything that must hold of a game: its position, and legal moves empty
 /// exactly when the game is over.
-fn check_game(game: &Game) {
+fn check_game<W: Word>(game: &Game<W>) {
     let pos = game.position();
     check_position(pos);
     let outcome = game.outcome();
@@ -640,13 +668,19 @@ pub fn check_rule_set(data: &[u8]) {
     };
     if let Some(v) = check_built(&rules) {
         let again = rules.build().expect("the same rules build again");
-        assert!(std::ptr::eq(v, again), "{rules:?}");
-        let of = RuleSet::of(v);
+        assert!(same(v, again), "{rules:?}");
+        let of = v.rule_set();
         assert!(
-            std::ptr::eq(of.build().expect("its own rules build"), v),
+            same(of.build().expect("its own rules build"), v),
             "{rules:?}"
         );
     }
+}
+
+/// Whether two variants are the same: the same rules under the same id, and the
+/// same preset (or none).
+fn same(a: AnyVariant, b: AnyVariant) -> bool {
+    (a.id(), a.rules_id(), a.preset_index()) == (b.id(), b.rules_id(), b.preset_index())
 }
 
 /// The movement rules of one byte: speed limits (0 is refused), who passes or
@@ -699,7 +733,7 @@ fn movement_of(b: u8, size: u8) -> Movement {
 }
 
 /// Builds the rules and checks the variant, or the refusal; the variant if built.
-fn check_built(rules: &RuleSet) -> Option<&'static Variant> {
+fn check_built(rules: &RuleSet) -> Option<AnyVariant> {
     match rules.build() {
         Err(e) => {
             assert!(RULE_FIELDS.contains(&e.field()), "{e}");
@@ -712,10 +746,12 @@ fn check_built(rules: &RuleSet) -> Option<&'static Variant> {
         Ok(v) => {
             assert_eq!(v.rules_id(), rules.canonical_id(), "{rules:?}");
             assert_eq!(v.size(), rules.size);
-            let pos = Position::start(v);
-            assert!(pos.outcome(1).is_none(), "{rules:?}: the start is over");
-            assert!(!pos.legal_moves().is_empty(), "{rules:?}");
-            check_position(&pos);
+            typed!(v, AnyVariant, v => {
+                let pos = Position::start(v);
+                assert!(pos.outcome(1).is_none(), "{rules:?}: the start is over");
+                assert!(!pos.legal_moves().is_empty(), "{rules:?}");
+                check_position(&pos);
+            });
             Some(v)
         }
     }

@@ -25,8 +25,7 @@ use crate::api::metrics::{Counter, Metrics};
 use crate::api::pool::{SearchPool, Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::rules::AnyGame;
-use crate::search::{self, Analysis, Score, Searcher};
-use crate::with_word;
+use crate::search::{self, Analysis, LevelRequest, Score, Searcher};
 
 /// Seconds a client is told to wait when the search pool is full.
 pub const RETRY_AFTER_S: u64 = 1;
@@ -132,7 +131,7 @@ impl LineDto {
 /// fitted curve (the result itself on a finished game), rounded to three decimals:
 /// it is an estimate, and short numbers read better.
 pub fn win_chance(game: &AnyGame, score: Score) -> f64 {
-    let chance = with_word!(game, AnyGame, g => crate::review::win_chance_to_move(g, score));
+    let chance = crate::review::win_chance_to_move(game, score);
     (chance * 1000.0).round() / 1000.0
 }
 
@@ -220,9 +219,10 @@ pub struct AnalyzeResponse {
     /// The best lines, best first (with `multipv` above 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineDto>>,
-    /// The item's `id`, echoed (batch items only).
+    /// Batch items only: the item's `id` as the client sent it (any JSON value,
+    /// echoed unchanged); absent when the item had none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Value)]
     pub id: Option<serde_json::Value>,
 }
 
@@ -326,6 +326,18 @@ pub struct Prepared {
     /// Strength level, 1..=10.
     pub level: u8,
     pub seed: u64,
+}
+
+impl Prepared {
+    /// The analysis the request asks for, at its level.
+    pub fn level_request(&self) -> LevelRequest {
+        LevelRequest {
+            limits: self.limits,
+            multipv: self.multipv,
+            level: self.level,
+            seed: self.seed,
+        }
+    }
 }
 
 /// The largest seed: the largest integer every JSON reader holds exactly.
@@ -433,12 +445,7 @@ pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, Ap
 
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
 pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
-    let board = search::level::Board::of_game(&p.built.game);
-    let (limits, multipv) = search::level::limits(p.level, board, &p.limits, p.multipv);
-    let mut analysis =
-        with_word!(&p.built.game, AnyGame, g => searcher.analyze(g, &limits, multipv, stop));
-    search::level::apply(&mut analysis, p.level, board, p.seed);
-    analysis.lines.truncate(p.multipv);
+    let analysis = searcher.analyze_at_level(&p.built.game, &p.level_request(), stop, None);
     if stop.load(Ordering::Relaxed) {
         return None;
     }
@@ -862,7 +869,7 @@ impl BatchRun {
         (status = 400, description = "The body is not a JSON object with `items`", body = Problem, content_type = "application/problem+json",
          examples(("3_bare_array" = (summary = "A list instead of an object with `items`", value = json!(examples::batch_bare_array()))))),
         (status = 404, description = "Never for the batch itself: an item with an unknown variant gets its own 404 problem in `results`", body = Problem, content_type = "application/problem+json",
-         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::not_found("/v1/analyze/batches")))))),
+         examples(("unknown_path" = (summary = "A mistyped path (POST /v1/analyze/batches)", value = json!(examples::batch_unknown_path()))))),
         (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
          examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use moka::sync::Cache;
 
 use crate::review::Compared;
-use crate::rules::{AnyGame, Game, Move, Word};
+use crate::rules::{AnyGame, Move};
 use crate::search::Analysis;
 
 /// What identifies an answer.
@@ -41,18 +41,13 @@ pub struct CacheKey {
 }
 
 impl CacheKey {
-    /// The key of an analysis of `game`, whatever its board.
+    /// The key of an analysis of `game`.
     pub fn of(game: &AnyGame, multipv: usize, want: &Want) -> CacheKey {
-        crate::with_word!(game, AnyGame, g => CacheKey::of_game(g, multipv, want))
-    }
-
-    /// [`CacheKey::of`] in the word of the game's board.
-    pub fn of_game<W: Word>(game: &Game<W>, multipv: usize, want: &Want) -> CacheKey {
         let pos = game.position();
         let mut history = game.repetition_window().earlier().to_vec();
         history.sort_unstable();
         CacheKey {
-            rules_id: pos.variant().rules_id(),
+            rules_id: game.rules_id(),
             key: pos.key(),
             plies_since_capture: pos.plies_since_capture(),
             history,

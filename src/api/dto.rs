@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::rules::{
-    AnyGame, BitBoard, Escape, Features, Fortress, Game, Hostility, KingArms, KingCapture, Move,
-    Movement, NoMovesOutcome, Outcome, Position, Reason, Repetition, RepetitionOutcome, RuleSet,
-    Side, SpecialSquares, SpeedLimits, Square, SquareSet, Variant, Word, opentafl,
+    AnyGame, AnyPosition, AnyVariant, Escape, Features, Fortress, Hostility, KingArms, KingCapture,
+    Move, Movement, NoMovesOutcome, Outcome, Reason, Repetition, RepetitionOutcome, RuleSet, Side,
+    SpecialSquares, SpeedLimits, Square, SquareSet, opentafl,
 };
 
 use super::game::squares;
@@ -177,7 +177,7 @@ pub struct LegalMoveDto {
 }
 
 impl LegalMoveDto {
-    pub fn new<W: Word>(m: Move, captures: BitBoard<W>) -> LegalMoveDto {
+    pub fn new(m: Move, captures: SquareSet) -> LegalMoveDto {
         LegalMoveDto {
             mv: m.to_string(),
             from: m.from.to_string(),
@@ -202,7 +202,7 @@ pub struct PiecesDto {
 }
 
 impl PiecesDto {
-    pub fn of<W: Word>(pos: &Position<W>) -> PiecesDto {
+    pub fn of(pos: &AnyPosition) -> PiecesDto {
         PiecesDto {
             attackers: squares(pos.attackers()),
             defenders: squares(pos.defenders()),
@@ -250,19 +250,14 @@ pub struct PlayResponse {
     pub status: StatusDto,
 }
 
-/// The pieces of a game's position now, whatever its board.
+/// The pieces of a game's position now.
 pub fn pieces(game: &AnyGame) -> PiecesDto {
-    crate::with_word!(game, AnyGame, g => PiecesDto::of(g.position()))
-}
-
-/// The game's state now, as the responses carry it, whatever its board.
-pub fn game_fields(game: &AnyGame) -> (String, SideDto, StatusDto) {
-    crate::with_word!(game, AnyGame, g => position_fields(g))
+    PiecesDto::of(&game.position())
 }
 
 /// The game's state now, as the responses carry it.
-pub fn position_fields<W: Word>(game: &Game<W>) -> (String, SideDto, StatusDto) {
-    let pos: &Position<W> = game.position();
+pub fn game_fields(game: &AnyGame) -> (String, SideDto, StatusDto) {
+    let pos = game.position();
     (
         pos.to_string(),
         pos.side_to_move().into(),
@@ -671,42 +666,44 @@ where
     Option::<T>::deserialize(d)
 }
 
-impl<W: crate::rules::Word> From<&Variant<W>> for VariantDto {
-    fn from(v: &Variant<W>) -> Self {
-        let m = v.moves.movement;
+impl From<AnyVariant> for VariantDto {
+    fn from(v: AnyVariant) -> Self {
+        let rules = v.rule_set();
+        let m = rules.movement;
         let c = Movement::CLASSIC;
+        let features = rules.features;
         VariantDto {
-            id: Some(v.id.to_owned()),
-            name: Some(v.name.to_owned()),
-            description: Some(v.description.to_owned()),
-            source: Some(v.source.to_owned()),
+            id: Some(v.id().to_owned()),
+            name: Some(v.name().to_owned()),
+            description: Some(v.description().to_owned()),
+            source: Some(v.source().to_owned()),
             rules_id: Some(v.rules_id().to_owned()),
-            opentafl: opentafl::to_string(&RuleSet::of(v)),
-            board_size: v.size(),
-            start_position: v.start.to_owned(),
-            escape: match v.escape {
+            opentafl: opentafl::to_string(&rules),
+            board_size: rules.size,
+            start_position: v.start_text().to_owned(),
+            escape: match rules.escape {
                 Escape::Corners => EscapeDto::Corners,
                 Escape::Edges => EscapeDto::Edges,
             },
-            escape_squares: Some(squares(v.escape_squares)),
-            throne: (!v.throne.is_empty()).then(|| v.geometry.throne.to_string()),
-            has_throne: v.squares.throne,
-            empty_throne_hostile: Some(v.squares.empty_throne_hostile.into()),
-            occupied_throne_hostile: Some(v.squares.occupied_throne_hostile.into()),
-            corners_hostile: Some(v.squares.corners_hostile.into()),
-            restricted_squares: Some(squares(v.restricted)),
-            hostile_squares: Some(squares(v.hostile)),
-            king_capture: match v.king_capture {
+            escape_squares: Some(squares(v.escape_squares())),
+            throne: v.throne().map(|sq| sq.to_string()),
+            has_throne: rules.squares.throne,
+            empty_throne_hostile: Some(rules.squares.empty_throne_hostile.into()),
+            occupied_throne_hostile: Some(rules.squares.occupied_throne_hostile.into()),
+            corners_hostile: Some(rules.squares.corners_hostile.into()),
+            restricted_squares: Some(squares(v.restricted_squares())),
+            hostile_squares: Some(squares(v.hostile_squares())),
+            king_capture: match rules.king_capture {
                 KingCapture::Weak => KingCaptureDto::Weak,
                 KingCapture::ThroneFourBesideThree => KingCaptureDto::ThroneFourBesideThree,
                 KingCapture::ThroneFour => KingCaptureDto::ThroneFour,
                 KingCapture::FourSides => KingCaptureDto::FourSides,
                 KingCapture::Middleweight => KingCaptureDto::Middleweight,
             },
-            throne_reentry: v.throne_reentry,
+            throne_reentry: rules.throne_reentry,
             repetition: RepetitionDto {
-                occurrence: v.repetition.occurrence,
-                outcome: match v.repetition.outcome {
+                occurrence: rules.repetition.occurrence,
+                outcome: match rules.repetition.outcome {
                     RepetitionOutcome::Draw => RepetitionOutcomeDto::Draw,
                     RepetitionOutcome::MoverLoses => RepetitionOutcomeDto::MoverLoses,
                     RepetitionOutcome::DefendersLose => RepetitionOutcomeDto::DefendersLose,
@@ -714,19 +711,19 @@ impl<W: crate::rules::Word> From<&Variant<W>> for VariantDto {
                     RepetitionOutcome::Ignored => RepetitionOutcomeDto::Ignored,
                 },
             },
-            no_capture_limit: v.no_capture_limit,
-            no_legal_moves: match v.no_legal_moves {
+            no_capture_limit: rules.no_capture_limit,
+            no_legal_moves: match rules.no_legal_moves {
                 NoMovesOutcome::Loses => NoLegalMovesDto::Loses,
                 NoMovesOutcome::Draw => NoLegalMovesDto::Draw,
             },
-            attackers_eliminated_wins: v.attackers_eliminated_wins,
-            king_armed: v.features.king_armed,
-            king_armed_as: v.features.king_arms.into(),
-            shieldwall: v.features.shieldwall,
-            shieldwall_flanking: v.features.shieldwall_flanking,
-            shieldwall_corners: v.features.shieldwall_corners,
-            edge_forts: v.features.edge_forts,
-            encirclement: v.features.encirclement,
+            attackers_eliminated_wins: rules.attackers_eliminated_wins,
+            king_armed: features.king_armed,
+            king_armed_as: features.king_arms.into(),
+            shieldwall: features.shieldwall,
+            shieldwall_flanking: features.shieldwall_flanking,
+            shieldwall_corners: features.shieldwall_corners,
+            edge_forts: features.edge_forts,
+            encirclement: features.encirclement,
             // The movement rules are written only where they differ from the
             // classic moves, so that the presets read as before.
             speed_limits: (m.speed != SpeedLimits::NONE).then_some(SpeedLimitsDto {

@@ -121,9 +121,10 @@ pub struct Problem {
     /// The limit that was exceeded (bytes for a body, entries for `moves`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
-    /// In a batch's results: the item's `id`, echoed.
+    /// In a batch's results: the item's `id` as the client sent it (any JSON value,
+    /// echoed unchanged); absent when the item had none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Value)]
     pub id: Option<serde_json::Value>,
 }
 

@@ -1,16 +1,11 @@
-//! From request fields to a [`Game`]: the rules (`variant` or `rules`, through
+//! From request fields to an [`AnyGame`]: the rules (`variant` or `rules`, through
 //! [`resolve_rules`]), the position and the moves, each refusal located (`field`,
 //! `index`, `column`, `square`). Every endpoint that takes a game (`/v1/moves`,
 //! `/v1/play`, `/v1/analyze`...) goes through [`resolve_rules`] and [`build_game`].
 
-use std::any::Any;
-use std::sync::LazyLock;
-
 use crate::rules::{
-    AnyGame, AnyPosition, AnyVariant, BitBoard, Game, Move, MoveText, PlayError, Position,
-    PositionError, Variant, Word,
+    AnyGame, AnyPosition, AnyVariant, MoveText, PlayError, PositionError, SquareSet,
 };
-use crate::with_word;
 
 use super::error::ApiError;
 use super::rule_object::RulesInput;
@@ -33,17 +28,17 @@ pub struct BuiltGame {
 
 /// The ids of every preset, for error messages.
 pub fn variant_ids() -> String {
-    Variant::all()
+    AnyVariant::presets()
         .iter()
-        .map(|v| v.id)
+        .map(|v| v.id())
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// Looks a preset up; `field` says where the id came from (`Some("variant")` for a
 /// request field, `None` for a path segment).
-pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<&'static Variant, ApiError> {
-    Variant::by_id(id).ok_or_else(|| ApiError::UnknownVariant {
+pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<AnyVariant, ApiError> {
+    AnyVariant::by_id(id).ok_or_else(|| ApiError::UnknownVariant {
         id: id.to_owned(),
         known: variant_ids(),
         field,
@@ -57,7 +52,7 @@ pub fn resolve_rules(
     rules: Option<&RulesInput>,
 ) -> Result<AnyVariant, ApiError> {
     match (variant, rules) {
-        (Some(id), None) => find_variant(id, Some("variant")).map(AnyVariant::Narrow),
+        (Some(id), None) => find_variant(id, Some("variant")),
         (None, Some(rules)) => rules.variant(),
         (Some(_), Some(_)) => Err(ApiError::InvalidField {
             field: "rules".to_owned(),
@@ -76,30 +71,12 @@ pub fn resolve_rules(
     }
 }
 
-/// The start position of every preset, parsed once.
-static STARTS: LazyLock<Vec<Position>> =
-    LazyLock::new(|| Variant::all().iter().map(Position::start).collect());
-
-/// The start position of `variant` (a preset's parsed once; every preset's board
-/// is in the default word, which the downcast finds).
-pub fn start_position<W: Word>(variant: &'static Variant<W>) -> Position<W> {
-    Variant::all()
-        .iter()
-        .position(|v| std::ptr::addr_eq(v, variant))
-        .and_then(|i| (STARTS.get(i)? as &dyn Any).downcast_ref::<Position<W>>())
-        .copied()
-        .unwrap_or_else(|| Position::start(variant))
-}
-
-/// Reads a position string for `variant` (`None`: the preset's start).
-pub fn parse_position<W: Word>(
-    variant: &'static Variant<W>,
-    text: Option<&str>,
-) -> Result<Position<W>, ApiError> {
+/// Reads a position string for `variant` (`None`: the rules' start).
+pub fn parse_position(variant: AnyVariant, text: Option<&str>) -> Result<AnyPosition, ApiError> {
     let Some(text) = text else {
-        return Ok(start_position(variant));
+        return Ok(variant.start_position());
     };
-    Position::parse(variant, text).map_err(|e| match e {
+    variant.parse_position(text).map_err(|e| match e {
         PositionError::Parse(p) => ApiError::MalformedPosition {
             detail: format!("position: {p}"),
             column: p.column(),
@@ -120,31 +97,22 @@ fn describe(field: &'static str, index: Option<usize>) -> String {
     }
 }
 
-/// Reads one move written `e7-e4`, `e7e4` or `e7-e4xd4`, its squares among those
-/// `variant`'s board word holds (up to `k11`, or `m13` on a 13x13 board; the rules
-/// then check them against the board itself).
+/// Reads one move written `e7-e4`, `e7e4` or `e7-e4xd4`, its squares on
+/// `variant`'s board.
 pub fn parse_move(
     variant: AnyVariant,
     text: &str,
     field: &'static str,
     index: Option<usize>,
 ) -> Result<MoveText, ApiError> {
-    parse_move_up_to(variant.notation_size(), text, field, index)
-}
-
-/// [`parse_move`] with squares up to `max` x `max`.
-fn parse_move_up_to(
-    max: u8,
-    text: &str,
-    field: &'static str,
-    index: Option<usize>,
-) -> Result<MoveText, ApiError> {
-    MoveText::parse_up_to(text, max).map_err(|e| ApiError::MalformedMove {
-        detail: format!("{} ({text:?}): {e}", describe(field, index)),
-        field,
-        index,
-        column: e.column(),
-    })
+    variant
+        .parse_move(text)
+        .map_err(|e| ApiError::MalformedMove {
+            detail: format!("{} ({text:?}): {e}", describe(field, index)),
+            field,
+            index,
+            column: e.column(),
+        })
 }
 
 /// Plays one move on `game`, returning the names of the squares it captured, or
@@ -155,47 +123,40 @@ pub fn play_move(
     field: &'static str,
     index: Option<usize>,
 ) -> Result<Vec<String>, ApiError> {
-    with_word!(game, AnyGame, g => play_move_in(g, mv, field, index).map(squares))
-}
-
-/// [`play_move`] in the word of the game's board.
-fn play_move_in<W: Word>(
-    game: &mut Game<W>,
-    mv: &MoveText,
-    field: &'static str,
-    index: Option<usize>,
-) -> Result<BitBoard<W>, ApiError> {
-    game.play_text(mv).map_err(|e| {
-        let at = describe(field, index);
-        let m = mv.mv;
-        match e {
-            PlayError::GameOver(outcome) => ApiError::GameOver {
-                detail: format!("{at} ({m}): the game is already over: {outcome}"),
-                field,
-                index,
-                outcome,
-            },
-            PlayError::Illegal(illegal) => ApiError::IllegalMove {
-                detail: format!("{at} ({m}): {illegal}"),
-                field,
-                index,
-                square: Some(illegal.square()),
-            },
-            PlayError::CaptureMismatch { declared, actual } => ApiError::CaptureMismatch {
-                detail: format!(
-                    "{at} ({m}): the move captures [{}], not the declared [{}]",
-                    squares(actual).join(", "),
-                    squares(declared).join(", ")
-                ),
-                field,
-                index,
-            },
+    match game.play_text(mv) {
+        Ok(captures) => Ok(squares(captures)),
+        Err(e) => {
+            let at = describe(field, index);
+            let m = mv.mv;
+            Err(match e {
+                PlayError::GameOver(outcome) => ApiError::GameOver {
+                    detail: format!("{at} ({m}): the game is already over: {outcome}"),
+                    field,
+                    index,
+                    outcome,
+                },
+                PlayError::Illegal(illegal) => ApiError::IllegalMove {
+                    detail: format!("{at} ({m}): {illegal}"),
+                    field,
+                    index,
+                    square: Some(illegal.square()),
+                },
+                PlayError::CaptureMismatch { declared, actual } => ApiError::CaptureMismatch {
+                    detail: format!(
+                        "{at} ({m}): the move captures [{}], not the declared [{}]",
+                        squares(actual).join(", "),
+                        squares(declared).join(", ")
+                    ),
+                    field,
+                    index,
+                },
+            })
         }
-    })
+    }
 }
 
-/// The squares of a bitboard, as names (`["c4", "e4"]`), in index order.
-pub fn squares<W: crate::rules::Word>(b: BitBoard<W>) -> Vec<String> {
+/// The squares of a set, as names (`["c4", "e4"]`), in index order.
+pub fn squares(b: SquareSet) -> Vec<String> {
     b.map(|s| s.to_string()).collect()
 }
 
@@ -218,43 +179,18 @@ pub fn build_game(
             limit: limits.max_moves,
         });
     }
-    with_word!(variant, AnyVariant, v => {
-        let (start, game) = build_game_in(v, position, moves)?;
-        Ok(BuiltGame {
-            variant,
-            start: start.into(),
-            game: game.into(),
-        })
-    })
-}
-
-/// [`build_game`] in the word of the variant's board.
-fn build_game_in<W: Word>(
-    variant: &'static Variant<W>,
-    position: Option<&str>,
-    moves: &[impl AsRef<str>],
-) -> Result<(Position<W>, Game<W>), ApiError> {
     let start = parse_position(variant, position)?;
     // Moves are read and played one at a time: the first fault in order is reported.
-    let mut game = Game::new(start);
+    let mut game = start.game();
     for (i, text) in moves.iter().enumerate() {
-        let mv = parse_move_up_to(W::MAX_SIZE, text.as_ref(), "moves", Some(i))?;
-        play_move_in(&mut game, &mv, "moves", Some(i))?;
+        let mv = parse_move(variant, text.as_ref(), "moves", Some(i))?;
+        play_move(&mut game, &mv, "moves", Some(i))?;
     }
-    Ok((start, game))
-}
-
-/// Each legal move of the game now with what it captures, in generation order.
-pub fn legal_moves_with_captures<W: Word>(game: &Game<W>) -> Vec<(Move, BitBoard<W>)> {
-    let pos = *game.position();
-    game.legal_moves()
-        .iter()
-        .map(|&m| {
-            let mut next = pos;
-            let captures = next.play_unchecked(m);
-            (m, captures)
-        })
-        .collect()
+    Ok(BuiltGame {
+        variant,
+        start,
+        game,
+    })
 }
 
 #[cfg(test)]

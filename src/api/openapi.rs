@@ -26,9 +26,117 @@ use super::error::Problem;
 )]
 pub struct ApiDoc;
 
-/// Final touches on the collected spec (none needed yet; the hook keeps `app` and
-/// `spec` in step).
-pub fn finish(spec: Spec) -> Spec {
+/// The schema of one event of `/v1/analyze/stream`, named in every
+/// `text/event-stream` response.
+pub const STREAM_EVENT: &str = "AnalyzeStreamEvent";
+
+/// The events of `/v1/analyze/stream`, each as the object a Server-Sent Events
+/// reader makes of it (`event`, `data`, `id`), with its `data` the JSON text of a
+/// named schema: `info` an `InfoEvent`, `bestmove` an `AnalyzeResponse` (with `id:
+/// end`), `problem` a `Problem`. OpenAPI 3.1 has no keyword for the items of a
+/// stream, so the response's `schema` describes one event, as OpenAPI 3.2's
+/// `itemSchema` does and as schema-driven testers read a 3.1 event stream.
+fn stream_event_schemas() -> Vec<(&'static str, serde_json::Value)> {
+    use serde_json::json;
+    let event = |name: &str, data: &str, what: &str, id: Option<&str>| {
+        let mut properties = json!({
+            "event": {"type": "string", "enum": [name], "description": "The event's name."},
+            "data": {
+                "type": "string",
+                "description": format!("The event's data: a `{data}`, as one line of JSON text."),
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": format!("#/components/schemas/{data}")},
+            },
+        });
+        let mut required = vec!["event", "data"];
+        if let Some(id) = id {
+            properties["id"] = json!({
+                "type": "string",
+                "enum": [id],
+                "description": "The final event's id: a reconnection that sends it back in `Last-Event-ID` gets 204.",
+            });
+            required.push("id");
+        }
+        json!({
+            "type": "object",
+            "description": format!("The `{name}` event: {what}."),
+            "required": required,
+            "properties": properties,
+        })
+    };
+    let info = "AnalyzeStreamInfo";
+    let bestmove = "AnalyzeStreamBestmove";
+    let problem = "AnalyzeStreamProblem";
+    let at = |name: &str| format!("#/components/schemas/{name}");
+    vec![
+        (
+            info,
+            event(
+                "info",
+                "InfoEvent",
+                "one completed iteration of the search",
+                None,
+            ),
+        ),
+        (
+            bestmove,
+            event(
+                "bestmove",
+                "AnalyzeResponse",
+                "the analysis as `POST /v1/analyze` answers it, the final event",
+                Some(super::stream::END_ID),
+            ),
+        ),
+        (
+            problem,
+            event(
+                "problem",
+                "Problem",
+                "the search could not finish (the server is shutting down), the final event",
+                None,
+            ),
+        ),
+        (
+            STREAM_EVENT,
+            json!({
+                "description": "One event of an analysis stream, told apart by `event`: `info` events while the search deepens, then one `bestmove` (or, if the search could not finish, one `problem`).",
+                "oneOf": [{"$ref": at(info)}, {"$ref": at(bestmove)}, {"$ref": at(problem)}],
+                "discriminator": {
+                    "propertyName": "event",
+                    "mapping": {"info": at(info), "bestmove": at(bestmove), "problem": at(problem)},
+                },
+            }),
+        ),
+    ]
+}
+
+/// Final touches on the collected spec: the events of every `text/event-stream`
+/// answer (see [`stream_event_schemas`]).
+pub fn finish(mut spec: Spec) -> Spec {
+    use utoipa::openapi::{RefOr, schema::Schema};
+    let components = spec.components.get_or_insert_with(Default::default);
+    for (name, value) in stream_event_schemas() {
+        // The schemas above are fixed text; a unit test checks that each is read.
+        if let Ok(schema) = serde_json::from_value::<RefOr<Schema>>(value) {
+            components.schemas.insert(name.to_owned(), schema);
+        }
+    }
+    for item in spec.paths.paths.values_mut() {
+        for op in [&mut item.get, &mut item.post].into_iter().flatten() {
+            for response in op.responses.responses.values_mut() {
+                let RefOr::T(response) = response else {
+                    continue;
+                };
+                if let Some(RefOr::T(content)) =
+                    response.content.get_mut(super::stream::EVENT_STREAM)
+                {
+                    content.schema = Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                        STREAM_EVENT,
+                    )));
+                }
+            }
+        }
+    }
     spec
 }
 
@@ -119,6 +227,16 @@ impl RouteTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_stream_event_schema_is_read() {
+        let spec = spec();
+        let schemas = &spec.components.expect("components").schemas;
+        for (name, value) in stream_event_schemas() {
+            let written = serde_json::to_value(&schemas[name]).expect("json");
+            assert_eq!(written, value, "{name}");
+        }
+    }
 
     #[test]
     fn route_table_knows_methods() {

@@ -24,19 +24,16 @@ use crate::api::AppState;
 use crate::api::analyze::{ENGINE, EngineDto, LimitsDto, ScoreDto};
 use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
 use crate::api::config::ServerConfig;
-use crate::api::dto::{SideDto, StatusDto, position_fields};
+use crate::api::dto::{SideDto, StatusDto, game_fields};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
 use crate::api::game::{Limits as GameLimits, build_game, resolve_rules};
 use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
-use crate::review::Review;
 use crate::review::{Class, PlyReview, ReviewError, Reviewer, Searched, SideSummary, same_root};
-use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Word};
-use crate::search::Searcher;
-use crate::search::{self, Score};
-use crate::with_word;
+use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move};
+use crate::search::{self, LevelRequest, Score, Searcher};
 
 /// The NDJSON media type.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -426,7 +423,7 @@ pub fn plan(
         depth,
         nodes: None,
     };
-    let moves = with_word!(&built.game, AnyGame, g => g.moves().to_vec());
+    let moves = built.game.moves().to_vec();
     Ok(ReviewPlan {
         variant: built.variant,
         start: built.start,
@@ -463,7 +460,7 @@ impl Drop for StopOnDrop {
 #[derive(Debug)]
 pub struct ReviewRun {
     plan: ReviewPlan,
-    reviewer: AnyReviewer,
+    reviewer: Reviewer,
     started: Instant,
     positions: usize,
     cached: usize,
@@ -471,9 +468,7 @@ pub struct ReviewRun {
 
 impl ReviewRun {
     pub fn new(plan: ReviewPlan) -> Result<ReviewRun, ReviewError> {
-        let reviewer = with_word!(plan.start, AnyPosition, start => {
-            AnyReviewer::from(Reviewer::new(start, &plan.moves)?)
-        });
+        let reviewer = Reviewer::new(plan.start, &plan.moves)?;
         Ok(ReviewRun {
             reviewer,
             plan,
@@ -485,7 +480,7 @@ impl ReviewRun {
 
     /// Every position has been analysed: [`ReviewRun::summary`] is the answer.
     pub fn is_done(&self) -> bool {
-        with_word!(&self.reviewer, AnyReviewer, r => r.next_position().is_none())
+        self.reviewer.next_position().is_none()
     }
 
     /// Analyses the next position with `searcher`, through `cache` when there is
@@ -498,32 +493,27 @@ impl ReviewRun {
         stop: &AtomicBool,
     ) -> Result<Option<PlyDto>, ReviewError> {
         let plan = &self.plan;
-        let (searched, hit) = with_word!(&self.reviewer, AnyReviewer, r => {
-            let Some(game) = r.next_position() else {
-                return Ok(None);
-            };
-            let played = r.next_move();
-            // The position after the last move has the key of `POST /v1/analyze`
-            // (its search is the same); the others have their own, with the move
-            // played.
-            let key = CacheKey::of_game(game, 1, &plan.want)
-                .with_level(plan.level, 0)
-                .with_played(played);
-            analyse(plan, AnyGame::from(game.clone()), played, key, searcher, cache, stop)?
-        });
+        let Some(game) = self.reviewer.next_position() else {
+            return Ok(None);
+        };
+        let played = self.reviewer.next_move();
+        // The position after the last move has the key of `POST /v1/analyze`
+        // (its search is the same); the others have their own, with the move
+        // played.
+        let key = CacheKey::of(game, 1, &plan.want)
+            .with_level(plan.level, 0)
+            .with_played(played);
+        let (searched, hit) = analyse(plan, game.clone(), played, key, searcher, cache, stop)?;
         self.positions += 1;
         self.cached += usize::from(hit);
-        with_word!(&mut self.reviewer, AnyReviewer, r => Ok(r.feed(searched)?.map(PlyDto::of)))
+        Ok(self.reviewer.feed(searched)?.map(PlyDto::of))
     }
 
     /// The review's totals (after the last position: those of the whole game).
     pub fn summary(self) -> SummaryDto {
         let plan = self.plan;
-        let (r, (position, to_move, status)) = with_word!(self.reviewer, AnyReviewer, r => {
-            let r = r.finish();
-            let fields = position_fields(&r.game);
-            (ReviewTotals::of(r), fields)
-        });
+        let r = self.reviewer.finish();
+        let (position, to_move, status) = game_fields(&r.game);
         SummaryDto {
             variant: plan.variant.id().to_owned(),
             rules_id: plan.variant.rules_id().to_owned(),
@@ -532,7 +522,7 @@ impl ReviewRun {
             to_move,
             status,
             eval: EvalDto::of(r.final_score, r.final_chance),
-            plies: r.plies,
+            plies: r.plies.len(),
             attackers: SideDtoSummary::of(&r.attackers),
             defenders: SideDtoSummary::of(&r.defenders),
             limits: plan.limits.into(),
@@ -540,33 +530,6 @@ impl ReviewRun {
             cached: self.cached,
             elapsed_ms: self.started.elapsed().as_millis() as u64,
             engine: ENGINE,
-        }
-    }
-}
-
-crate::any_word_enum! {
-    /// A review in progress, in the word of its board.
-    #[derive(Debug)]
-    enum AnyReviewer of Reviewer
-}
-
-/// What the summary reads of a finished review, whatever its board.
-struct ReviewTotals {
-    final_score: search::Score,
-    final_chance: f64,
-    plies: usize,
-    attackers: SideSummary,
-    defenders: SideSummary,
-}
-
-impl ReviewTotals {
-    fn of<W: Word>(r: Review<W>) -> ReviewTotals {
-        ReviewTotals {
-            final_score: r.final_score,
-            final_chance: r.final_chance,
-            plies: r.plies.len(),
-            attackers: r.attackers,
-            defenders: r.defenders,
         }
     }
 }
@@ -615,14 +578,14 @@ fn search_position(
     searcher: &mut Searcher,
     stop: &AtomicBool,
 ) -> Option<Stored> {
-    let board = search::level::Board::of_game(game);
-    let (limits, multipv) = search::level::limits(plan.level, board, &plan.limits, 1);
-    let Searched {
-        mut analysis,
-        compared,
-    } = with_word!(game, AnyGame, g => same_root::search(searcher, g, played, &limits, multipv, stop));
-    search::level::apply(&mut analysis, plan.level, board, 0);
-    analysis.lines.truncate(1);
+    let request = LevelRequest {
+        limits: plan.limits,
+        multipv: 1,
+        level: plan.level,
+        seed: 0,
+    };
+    let Searched { analysis, compared } =
+        same_root::search_at_level(searcher, game, played, &request, stop);
     if stop.load(Ordering::Relaxed) {
         return None;
     }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::rules::{AnyVariant, RuleSet, RuleSetError, Variant, Word, opentafl};
+use crate::rules::{AnyVariant, RuleSet, RuleSetError, opentafl};
 
 use super::dto::VariantDto;
 use super::error::ApiError;
@@ -120,7 +120,7 @@ impl RulesInput {
                 let dto: VariantDto =
                     from_json_value(Value::Object(object.clone())).map_err(in_rules)?;
                 let variant = build(&dto.rule_set(), false)?;
-                crate::with_word!(variant, AnyVariant, v => check_derived(&dto, v)?);
+                check_derived(&dto, variant)?;
                 Ok(variant)
             }
         }
@@ -182,13 +182,7 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
 
 /// Validates a rule set, located as a rule object's field or a rules string's key.
 fn build(rules: &RuleSet, from_text: bool) -> Result<AnyVariant, ApiError> {
-    // The API holds a 7x7 board in the u128 word, as a preset's (moves are read
-    // up to k11 alike); its search runs in the 64-bit word all the same.
-    match rules.build_any() {
-        Ok(AnyVariant::Small(_)) => rules.build().map(AnyVariant::Narrow),
-        other => other,
-    }
-    .map_err(|e| located(e, from_text))
+    rules.build().map_err(|e| located(e, from_text))
 }
 
 /// A rule set's fault, located as a rule object's field or a rules string's key.
@@ -219,7 +213,7 @@ fn located(e: RuleSetError, from_text: bool) -> ApiError {
 }
 
 /// Refuses a derived field that differs from what branan derives.
-fn check_derived<W: Word>(sent: &VariantDto, variant: &Variant<W>) -> Result<(), ApiError> {
+fn check_derived(sent: &VariantDto, variant: AnyVariant) -> Result<(), ApiError> {
     let derived = VariantDto::from(variant);
     let text = |field: &str, got: &Option<String>, want: &Option<String>| match got {
         Some(g) if Some(g) != want.as_ref() => Err(mismatch(field, g, want.as_deref())),

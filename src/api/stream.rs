@@ -28,7 +28,7 @@ use crate::api::extract::ApiJson;
 use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
 use crate::rules::{AnyGame, Move};
-use crate::search::{self, Iteration, Score};
+use crate::search::{Iteration, Score};
 
 /// The media type of the stream.
 pub const EVENT_STREAM: &str = "text/event-stream";
@@ -253,16 +253,15 @@ fn search_job(
         };
         // A level below full searches its own way and picks among the lines it
         // found, exactly as `POST /v1/analyze` does.
-        let board = search::level::Board::of_game(&p.built.game);
-        let (limits, multipv) = search::level::limits(p.level, board, &p.limits, p.multipv);
-        let mut analysis = crate::with_word!(&p.built.game, AnyGame, g => {
-            searcher.analyze_with(g, &limits, multipv, &stop, Some(&mut listener))
-        });
+        let analysis = searcher.analyze_at_level(
+            &p.built.game,
+            &p.level_request(),
+            &stop,
+            Some(&mut listener),
+        );
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        search::level::apply(&mut analysis, p.level, board, p.seed);
-        analysis.lines.truncate(p.multipv);
         searches();
         let _ = tx.send(event(
             "bestmove",
@@ -332,18 +331,23 @@ fn start(
         .streaming(stream))
 }
 
-const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":28},\"win_chance\":0.026,\"pv\":[\"d2-f2\"],\"nodes\":25,\"nps\":2500000,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":160},\"win_chance\":0.123,\"pv\":[\"d2-f2\",\"d3-e3\"],\"nodes\":120,\"nps\":1200000,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d2-f2\",\"score\":{\"cp\":160},\"win_chance\":0.123,\"pv\":[\"d2-f2\",\"d3-e3\"],\"depth\":2,\"nodes\":120,\"time_ms\":0,\"nps\":1200000,\"cached\":false}\n\n";
+/// The stream of `GET /v1/analyze/stream?variant=brandubh&depth=2`, as documented
+/// (a test compares it with the real one, but for the timings).
+pub const STREAM_EXAMPLE: &str = "event: info\ndata: {\"depth\":1,\"score\":{\"cp\":692},\"win_chance\":0.658,\"pv\":[\"d1-e1\"],\"nodes\":40,\"nps\":774188,\"time_ms\":0}\n\nevent: info\ndata: {\"depth\":2,\"score\":{\"cp\":665},\"win_chance\":0.585,\"pv\":[\"d1-e1\",\"d3-e3\"],\"nodes\":147,\"nps\":1231166,\"time_ms\":0}\n\nevent: bestmove\nid: end\ndata: {\"variant\":\"brandubh\",\"rules_id\":\"r-8cfc3e604d34\",\"position\":\"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0\",\"size\":7,\"pieces\":{\"attackers\":[\"d1\",\"d2\",\"a4\",\"b4\",\"f4\",\"g4\",\"d6\",\"d7\"],\"defenders\":[\"d3\",\"c4\",\"e4\",\"d5\"],\"king\":\"d4\"},\"to_move\":\"attackers\",\"status\":{\"over\":false,\"winner\":null,\"reason\":null},\"best_move\":\"d1-e1\",\"score\":{\"cp\":665},\"win_chance\":0.585,\"pv\":[\"d1-e1\",\"d3-e3\"],\"depth\":2,\"nodes\":147,\"time_ms\":0,\"nps\":1207669,\"cached\":false,\"limits\":{\"time_ms\":10000,\"depth\":2,\"nodes\":null},\"engine\":{\"name\":\"branan\",\"version\":\"0.1.0\"}}\n\n";
 
 /// Analyse a game, streaming each iteration (Server-Sent Events)
 ///
 /// The analysis of `POST /v1/analyze` (same parameters, as a query; `moves`
 /// comma-separated), answered as `text/event-stream` for `EventSource`: one `info`
-/// event per completed iteration (`depth`, `score`, `pv`, `nodes`, `nps`, `time_ms`,
-/// and `lines` with `multipv` above 1; see the `InfoEvent` schema), then one
-/// `bestmove` event whose data is the body `POST /v1/analyze` answers, with
-/// `id: end`; then the stream ends. Close the `EventSource` on `bestmove`; one that
-/// reconnects anyway sends `Last-Event-ID: end` and gets 204, which stops it. An idle
-/// stream carries a comment line every 15 s.
+/// event per completed iteration (its data an `InfoEvent`: `depth`, `score`, `pv`,
+/// `nodes`, `nps`, `time_ms`, and `lines` with `multipv` above 1), then one
+/// `bestmove` event whose data is the body `POST /v1/analyze` answers (an
+/// `AnalyzeResponse`), with `id: end`; then the stream ends. Should the search be cut
+/// short (the server shutting down), a `problem` event (a `Problem`) ends the stream
+/// instead. The schema `AnalyzeStreamEvent` describes one event as an event-stream
+/// reader sees it (`event`, `data` as JSON text, `id`). Close the `EventSource` on
+/// `bestmove`; one that reconnects anyway sends `Last-Event-ID: end` and gets 204,
+/// which stops it. An idle stream carries a comment line every 15 s.
 ///
 /// The parameters are checked before the stream starts: a refusal is a problem
 /// document (400, 404, 422) as for `POST /v1/analyze`. The search takes a thread of
@@ -379,7 +383,7 @@ pub async fn get_analyze_stream(
 ///
 /// `GET /v1/analyze/stream` for clients that post the JSON body of
 /// `POST /v1/analyze` (fetch streaming): the same `info` events, then the
-/// `bestmove` event, as `text/event-stream`. Refusals before the stream starts are
+/// `bestmove` event (or a `problem` event), as `text/event-stream`. Refusals before the stream starts are
 /// problem documents (400, 404, 413, 415, 422, 503 with `Retry-After`).
 #[utoipa::path(
     tag = "analysis",

@@ -9,7 +9,7 @@ use clap::Args;
 
 use crate::review::fit::{Sample, fit};
 use crate::review::win_chance;
-use crate::rules::{Game, Position, Side, Variant};
+use crate::rules::{AnyVariant, Side};
 
 #[derive(Args, Debug)]
 pub struct FitArgs {
@@ -21,8 +21,8 @@ pub struct FitArgs {
 /// The samples of one game record: each scored move's score (centipawns, the
 /// mover's point of view) with the game's result for the mover. Forced results and
 /// games an engine forfeited are left out.
-fn samples(record: &serde_json::Value) -> Option<(&'static Variant, Vec<Sample>)> {
-    let variant = Variant::by_id(record["variant"].as_str()?)?;
+fn samples(record: &serde_json::Value) -> Option<(AnyVariant, Vec<Sample>)> {
+    let variant = AnyVariant::by_id(record["variant"].as_str()?)?;
     if record["reason"] == "engine_error" {
         return Some((variant, Vec::new()));
     }
@@ -34,10 +34,10 @@ fn samples(record: &serde_json::Value) -> Option<(&'static Variant, Vec<Sample>)
     let moves = record["moves"].as_array()?;
     let scores = record["scores"].as_array()?;
     let opening = record["opening"].as_array().map_or(0, Vec::len);
-    let mut game = Game::new(Position::start(variant));
+    let mut game = variant.start_position().game();
     let mut out = Vec::new();
     for (i, m) in moves.iter().enumerate() {
-        let mover = game.position().side_to_move();
+        let mover = game.side_to_move();
         let score = i
             .checked_sub(opening)
             .and_then(|j| scores.get(j))
@@ -65,8 +65,8 @@ pub fn run(args: &FitArgs) -> ExitCode {
         let Some((v, s)) = samples(r) else {
             return false;
         };
-        by_variant.entry(v.id).or_default().extend(s);
-        *games.entry(v.id).or_default() += 1;
+        by_variant.entry(v.id()).or_default().extend(s);
+        *games.entry(v.id()).or_default() += 1;
         true
     });
     if let Err(code) = read {
@@ -76,7 +76,7 @@ pub fn run(args: &FitArgs) -> ExitCode {
         "preset            games  samples   k (cp)  offset (cp)  log loss  baseline  (in use: k, offset)"
     );
     for (id, samples) in &by_variant {
-        let c = Variant::by_id(id).map(win_chance::curve);
+        let c = AnyVariant::by_id(id).map(win_chance::curve);
         let in_use = c.map_or(String::new(), |c| format!("{:.0}, {:.0}", c.k, c.offset));
         match fit(samples) {
             Some(f) => println!(

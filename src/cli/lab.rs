@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::rules::Variant;
+use crate::rules::AnyVariant;
 use crate::selfplay::engine::{Engine, PerMove};
 use crate::selfplay::stats::{DEFAULT_MIN_PAIRS, Sprt, Verdict};
 use crate::selfplay::{self, MatchSpec, book};
@@ -88,12 +88,12 @@ pub struct OpeningsArgs {
     pub max_cp: i32,
 }
 
-fn variants(list: &str) -> Result<Vec<&'static Variant>, String> {
+fn variants(list: &str) -> Result<Vec<AnyVariant>, String> {
     if list == "all" {
-        return Ok(Variant::all().iter().collect());
+        return Ok(AnyVariant::presets().to_vec());
     }
     list.split(',')
-        .map(|id| Variant::by_id(id.trim()).ok_or_else(|| format!("unknown preset `{id}`")))
+        .map(|id| AnyVariant::by_id(id.trim()).ok_or_else(|| format!("unknown preset `{id}`")))
         .collect()
 }
 
@@ -242,7 +242,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
 }
 
 pub fn run_openings(args: &OpeningsArgs) -> ExitCode {
-    let Some(v) = Variant::by_id(&args.variant) else {
+    let Some(v) = AnyVariant::by_id(&args.variant) else {
         eprintln!("branan openings: unknown preset `{}`", args.variant);
         return ExitCode::from(2);
     };
@@ -258,11 +258,11 @@ pub fn run_openings(args: &OpeningsArgs) -> ExitCode {
         "# {} openings: {} random plies from the start, within {} cp of the start's \
          score at {} nodes (branan openings --variant {} --count {} --plies {} --seed {} \
          --nodes {} --max-cp {})\n{}",
-        v.name,
+        v.name(),
         spec.plies,
         spec.max_cp,
         spec.nodes,
-        v.id,
+        v.id(),
         spec.count,
         spec.plies,
         spec.seed,

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::api::rule_object::RulesInput;
-use crate::rules::{AnyVariant, Game, Position, Variant, Word, divide, perft};
+use crate::rules::AnyVariant;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
@@ -36,24 +36,19 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
         // The same reading as the API's query form: JSON when it starts with `{`.
         return RulesInput::from_query(text)
             .and_then(|rules| rules.variant())
-            // A 7x7 board is played in its own 64-bit word, as the presets are.
-            .map(|any| match any {
-                AnyVariant::Narrow(v) => v.small_twin().map_or(any, AnyVariant::Small),
-                other => other,
-            })
             // The detail names the field or key at fault (`rules.board_size`).
             .map_err(|e| e.problem().detail);
     }
     let id = args.variant.as_deref().unwrap_or("brandubh");
-    AnyVariant::preset(id).ok_or_else(|| {
-        let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
+    AnyVariant::by_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = AnyVariant::presets().iter().map(|v| v.id()).collect();
         format!("unknown variant {id:?} (one of: {})", ids.join(", "))
     })
 }
 
 pub fn run(args: &PerftArgs) -> ExitCode {
     match variant(args) {
-        Ok(any) => crate::with_word!(any, AnyVariant, v => run_on(v, args)),
+        Ok(variant) => run_on(variant, args),
         Err(e) => {
             eprintln!("branan perft: {e}");
             ExitCode::from(2)
@@ -61,10 +56,10 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     }
 }
 
-fn run_on<W: Word>(variant: &'static Variant<W>, args: &PerftArgs) -> ExitCode {
+fn run_on(variant: AnyVariant, args: &PerftArgs) -> ExitCode {
     let position = match &args.position {
-        None => Position::start(variant),
-        Some(text) => match Position::parse(variant, text) {
+        None => variant.start_position(),
+        Some(text) => match variant.parse_position(text) {
             Ok(pos) => pos,
             Err(e) => {
                 eprintln!("branan perft: {e}");
@@ -72,10 +67,10 @@ fn run_on<W: Word>(variant: &'static Variant<W>, args: &PerftArgs) -> ExitCode {
             }
         },
     };
-    let game = Game::new(position);
+    let game = position.game();
     let start = Instant::now();
     let nodes = if args.divide {
-        let parts = divide(&game, args.depth);
+        let parts = game.divide(args.depth);
         for (m, n) in &parts {
             println!("{m}: {n}");
         }
@@ -85,13 +80,13 @@ fn run_on<W: Word>(variant: &'static Variant<W>, args: &PerftArgs) -> ExitCode {
             parts.iter().map(|(_, n)| n).sum()
         }
     } else {
-        perft(&game, args.depth)
+        game.perft(args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("{nodes}");
     eprintln!(
         "{} depth {}: {nodes} leaves in {:.3} s ({:.1} M leaves/s)",
-        variant.id,
+        variant.id(),
         args.depth,
         secs,
         nodes as f64 / secs.max(1e-9) / 1e6

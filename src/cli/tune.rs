@@ -8,11 +8,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::rules::{Game, Position, Variant};
-use crate::search::eval::{Evaluator, family};
+use crate::rules::AnyVariant;
+use crate::search::eval::Family;
 use crate::search::params::{Term, Weights};
-use crate::search::tune::{Sample, sample, tune};
-use crate::search::weights;
+use crate::search::tune::{AnyEvaluator, Sample, tune};
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
@@ -28,10 +27,11 @@ pub struct TuneArgs {
 /// the line is not a game.
 fn samples(
     record: &serde_json::Value,
-    evaluators: &mut BTreeMap<&'static str, Evaluator>,
+    evaluators: &mut BTreeMap<&'static str, AnyEvaluator>,
 ) -> Option<(&'static str, &'static Weights, Vec<Sample>)> {
-    let variant = Variant::by_id(record["variant"].as_str()?)?;
-    let (name, w) = (family(variant).name(), weights(variant));
+    let variant = AnyVariant::by_id(record["variant"].as_str()?)?;
+    let family = Family::of(variant);
+    let (name, w) = (family.name(), family.weights());
     if record["reason"] == "engine_error" {
         return Some((name, w, Vec::new()));
     }
@@ -42,13 +42,13 @@ fn samples(
     };
     let opening = record["opening"].as_array().map_or(0, Vec::len);
     let eval = evaluators
-        .entry(variant.id)
-        .or_insert_with(|| Evaluator::new(variant));
-    let mut game = Game::new(Position::start(variant));
+        .entry(variant.id())
+        .or_insert_with(|| AnyEvaluator::new(variant));
+    let mut game = variant.start_position().game();
     let mut out = Vec::new();
     for (i, m) in record["moves"].as_array()?.iter().enumerate() {
         if i >= opening {
-            out.extend(sample(eval, game.position(), result));
+            out.extend(eval.sample(&game.position(), result));
         }
         game.play(m.as_str()?.parse().ok()?).ok()?;
     }
@@ -59,7 +59,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     let mut by_family: BTreeMap<&'static str, (&'static Weights, Vec<Sample>, usize)> =
         BTreeMap::new();
     // One evaluator a preset, built on its first game.
-    let mut evaluators: BTreeMap<&'static str, Evaluator> = BTreeMap::new();
+    let mut evaluators: BTreeMap<&'static str, AnyEvaluator> = BTreeMap::new();
     let read = super::read_games("tune-eval", "a game", &args.games, |r| {
         let Some((name, w, s)) = samples(r, &mut evaluators) else {
             return false;

@@ -9,16 +9,19 @@
 //! position is searched (a fresh engine, or a cache in front of one), so the review
 //! itself knows neither the limits nor the HTTP service.
 //!
+//! The review works on any board ([`AnyGame`]): a review costs one search per
+//! position, which dwarfs the word's dispatch, so it needs no word of its own.
+//!
 //! ```
-//! use branan::rules::{Game, Move, Position, Variant};
+//! use branan::rules::{AnyGame, AnyVariant, Move};
 //! use branan::review::{Class, review, same_root};
 //! use branan::search::{Limits, Searcher};
 //! use std::sync::atomic::AtomicBool;
 //!
 //! // Brandubh: the king on a3 could reach the corner a1; a defender moves instead,
 //! // and the attacker on c2 closes the corner's file.
-//! let v = Variant::by_id("brandubh").unwrap();
-//! let start = Position::parse(v, "7/7/7/t5T/K6/2t4/7 d 0").unwrap();
+//! let v = AnyVariant::by_id("brandubh").unwrap();
+//! let start = v.parse_position("7/7/7/t5T/K6/2t4/7 d 0").unwrap();
 //! let moves: Vec<Move> = ["g4-g5"].iter().map(|m| m.parse().unwrap()).collect();
 //! let mut engine = Searcher::default();
 //! let stop = AtomicBool::new(false);
@@ -26,7 +29,7 @@
 //! let r = review(
 //!     start,
 //!     &moves,
-//!     |g: &Game, played| Some(same_root::search(&mut engine, g, played, &limits, 1, &stop)),
+//!     |g: &AnyGame, played| Some(same_root::search(&mut engine, g, played, &limits, 1, &stop)),
 //!     |_| {},
 //! )
 //! .unwrap();
@@ -38,7 +41,7 @@ pub mod fit;
 pub mod same_root;
 pub mod win_chance;
 
-use crate::rules::{Game, Move, Outcome, PlayError, Position, Side, Variant, Word};
+use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Outcome, PlayError, Side};
 use crate::search::{Analysis, Score};
 
 pub use classify::{Class, Judged};
@@ -115,12 +118,12 @@ impl SideSummary {
 
 /// The review of a whole game.
 #[derive(Clone, Debug)]
-pub struct Review<W: Word = u128> {
+pub struct Review {
     pub plies: Vec<PlyReview>,
     pub attackers: SideSummary,
     pub defenders: SideSummary,
     /// The game after the last move.
-    pub game: Game<W>,
+    pub game: AnyGame,
     /// The score of the final position for the side to move there (`Cp(0)` when
     /// the game is over) and its win chance.
     pub final_score: Score,
@@ -175,12 +178,12 @@ fn best_line(a: &Analysis) -> Option<(Move, Score)> {
 /// analysis and answers the ply it completes. A caller can so spread a long review
 /// over many short pieces of work (one search each) and stop between any two.
 #[derive(Clone, Debug)]
-pub struct Reviewer<W: Word = u128> {
-    variant: &'static Variant<W>,
+pub struct Reviewer {
+    variant: AnyVariant,
     moves: Vec<Move>,
     /// The game up to the position to analyse next (after the whole game once
     /// every position has been analysed).
-    game: Game<W>,
+    game: AnyGame,
     /// The search of the position before the last move played into `game`.
     current: Option<Searched>,
     /// Who made the last move played into `game`, and the legal moves they had.
@@ -195,11 +198,11 @@ pub struct Reviewer<W: Word = u128> {
     chosen: [usize; 2],
 }
 
-impl<W: Word> Reviewer<W> {
+impl Reviewer {
     /// Checks every move of the game of `moves` played from `start` (a bad game
     /// costs no search) and sets up its review.
-    pub fn new(start: Position<W>, moves: &[Move]) -> Result<Reviewer<W>, ReviewError> {
-        let game = Game::new(start);
+    pub fn new(start: AnyPosition, moves: &[Move]) -> Result<Reviewer, ReviewError> {
+        let game = start.game();
         let mut check = game.clone();
         for (i, &mv) in moves.iter().enumerate() {
             check.play(mv).map_err(|source| ReviewError::Illegal {
@@ -226,7 +229,7 @@ impl<W: Word> Reviewer<W> {
 
     /// The game whose current position (with repetition judged over its history)
     /// is to be analysed next; `None` once every position has been.
-    pub fn next_position(&self) -> Option<&Game<W>> {
+    pub fn next_position(&self) -> Option<&AnyGame> {
         (!self.done).then_some(&self.game)
     }
 
@@ -262,7 +265,7 @@ impl<W: Word> Reviewer<W> {
         let i = self.plies.len() + usize::from(judged.is_some());
         match self.moves.get(i) {
             Some(&mv) => {
-                self.mover = self.game.position().side_to_move();
+                self.mover = self.game.side_to_move();
                 self.legal_moves = self.game.legal_moves().len();
                 self.game.play(mv).map_err(|source| ReviewError::Illegal {
                     ply: i + 1,
@@ -336,7 +339,7 @@ impl<W: Word> Reviewer<W> {
 
     /// The review: every ply judged so far, the sides' figures, and the value of
     /// the last position analysed.
-    pub fn finish(self) -> Review<W> {
+    pub fn finish(self) -> Review {
         let game = self.game;
         let final_score = match (&self.current, game.outcome()) {
             (_, Some(_)) | (None, _) => Score::Cp(0),
@@ -359,12 +362,12 @@ impl<W: Word> Reviewer<W> {
 /// current position (with repetition judged over its history) and scores the move
 /// played there, if any, in the same search (see [`same_root::search`]); it answers
 /// `None` to stop the review. `on_ply` sees each ply as soon as it is judged.
-pub fn review<W: Word>(
-    start: Position<W>,
+pub fn review(
+    start: AnyPosition,
     moves: &[Move],
-    mut analyse: impl FnMut(&Game<W>, Option<Move>) -> Option<Searched>,
+    mut analyse: impl FnMut(&AnyGame, Option<Move>) -> Option<Searched>,
     mut on_ply: impl FnMut(&PlyReview),
-) -> Result<Review<W>, ReviewError> {
+) -> Result<Review, ReviewError> {
     let mut reviewer = Reviewer::new(start, moves)?;
     while let Some(game) = reviewer.next_position() {
         let played = reviewer.next_move();

@@ -10,8 +10,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::rules::{Game, Move, Word};
-use crate::search::{Analysis, Iteration, Limits, Score, Searcher};
+use crate::rules::{AnyGame, AnyGameRef, Move};
+use crate::search::level::Board;
+use crate::search::{Analysis, Iteration, LevelRequest, Limits, Score, Searcher};
 
 /// The move played and the best move, scored in the same search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,14 +55,15 @@ impl Searched {
 /// best line is a forced win): it costs at most the time of the first search
 /// again, and usually a small part of it, since the table already holds most of
 /// that move's tree.
-pub fn search<W: Word>(
+pub fn search<'a>(
     searcher: &mut Searcher,
-    game: &Game<W>,
+    game: impl Into<AnyGameRef<'a>>,
     played: Option<Move>,
     limits: &Limits,
     multipv: usize,
     stop: &AtomicBool,
 ) -> Searched {
+    let game = game.into();
     // The best line of each completed iteration (index: depth - 1), to compare
     // with when the played move's search ends at a shallower depth.
     let mut best_by_depth: Vec<(Move, Score)> = Vec::new();
@@ -78,9 +80,9 @@ pub fn search<W: Word>(
 }
 
 /// Scores `mv` in the search that made `analysis` (see [`search`]).
-fn compare<W: Word>(
+fn compare(
     searcher: &mut Searcher,
-    game: &Game<W>,
+    game: AnyGameRef<'_>,
     mv: Move,
     analysis: &Analysis,
     best_by_depth: &[(Move, Score)],
@@ -147,4 +149,22 @@ fn compare<W: Word>(
         best: at_depth,
         depth: alone.depth,
     })
+}
+
+/// [`search`] at a strength level (see [`LevelRequest::run`]): the level's own
+/// limits and lines, its choice of best move, `request.multipv` lines kept.
+pub fn search_at_level(
+    searcher: &mut Searcher,
+    game: &AnyGame,
+    played: Option<Move>,
+    request: &LevelRequest,
+    stop: &AtomicBool,
+) -> Searched {
+    let mut compared = None;
+    let analysis = request.run(Board::of_variant(game.variant()), |limits, lines| {
+        let searched = search(searcher, game, played, limits, lines, stop);
+        compared = searched.compared;
+        searched.analysis
+    });
+    Searched { analysis, compared }
 }

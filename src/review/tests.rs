@@ -10,8 +10,8 @@ fn moves(list: &[&str]) -> Vec<Move> {
 }
 
 fn run(variant: &str, position: &str, list: &[&str]) -> Review {
-    let v = Variant::by_id(variant).unwrap();
-    let start = Position::parse(v, position).unwrap();
+    let v = AnyVariant::by_id(variant).unwrap();
+    let start = v.parse_position(position).unwrap();
     let mut engine = Searcher::new(4);
     let stop = AtomicBool::new(false);
     review(
@@ -102,14 +102,14 @@ fn a_single_legal_move_is_forced() {
 
 #[test]
 fn one_search_per_position_and_each_ply_seen_in_order() {
-    let v = Variant::by_id("brandubh").unwrap();
+    let v = AnyVariant::by_id("brandubh").unwrap();
     let list = moves(&["d7-f7", "d5-e5", "a4-a5"]);
     let mut searched = Vec::new();
     let mut seen = Vec::new();
     let mut engine = Searcher::new(4);
     let stop = AtomicBool::new(false);
     let r = review(
-        Position::start(v),
+        v.start_position(),
         &list,
         |g, played| {
             searched.push((g.moves().len(), played));
@@ -146,10 +146,10 @@ fn one_search_per_position_and_each_ply_seen_in_order() {
 
 #[test]
 fn an_illegal_move_names_its_ply_before_any_search() {
-    let v = Variant::by_id("brandubh").unwrap();
+    let v = AnyVariant::by_id("brandubh").unwrap();
     let mut searches = 0;
     let e = review(
-        Position::start(v),
+        v.start_position(),
         &moves(&["d7-f7", "d7-d6"]),
         |_, _| {
             searches += 1;
@@ -162,7 +162,7 @@ fn an_illegal_move_names_its_ply_before_any_search() {
     assert!(e.to_string().starts_with("ply 2 (d7-d6)"), "{e}");
     assert_eq!(searches, 0);
     // A stopped analysis stops the review.
-    let e = review(Position::start(v), &moves(&["d7-f7"]), |_, _| None, |_| {}).unwrap_err();
+    let e = review(v.start_position(), &moves(&["d7-f7"]), |_, _| None, |_| {}).unwrap_err();
     assert_eq!(e, ReviewError::Stopped);
 }
 
@@ -217,8 +217,8 @@ fn a_missed_win_in_one_is_judged_at_its_ply() {
 
 #[test]
 fn the_played_move_is_scored_at_the_depth_of_the_best_line() {
-    let v = Variant::by_id("brandubh").unwrap();
-    let game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("brandubh").unwrap();
+    let game = v.start_position().game();
     let mut engine = Searcher::new(4);
     let stop = AtomicBool::new(false);
     let played: Move = "d7-f7".parse().unwrap();

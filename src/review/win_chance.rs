@@ -3,7 +3,7 @@
 //! end can draw an evaluation bar and a review's classes mean the same in every
 //! preset.
 
-use crate::rules::{Escape, Game, Side, Variant, Word};
+use crate::rules::{AnyGame, AnyVariant, Escape, Side};
 use crate::search::Score;
 
 /// Each preset's curve: the scale `k` and the defenders' offset `d`, in
@@ -93,17 +93,17 @@ pub struct Curve {
 
 /// The curve of a rule set that is not one of the presets: that of the preset of
 /// its escape family most like it.
-fn family<W: Word>(variant: &Variant<W>) -> &'static str {
-    match variant.escape {
+fn family(variant: AnyVariant) -> &'static str {
+    match variant.escape() {
         Escape::Corners => "copenhagen",
         Escape::Edges => "tablut",
     }
 }
 
 /// The curve for `variant`.
-pub fn curve<W: Word>(variant: &Variant<W>) -> Curve {
+pub fn curve(variant: AnyVariant) -> Curve {
     let find = |id: &str| CURVES.iter().find(|(c, _)| *c == id).map(|&(_, c)| c);
-    find(variant.id)
+    find(variant.id())
         .or_else(|| find(family(variant)))
         .unwrap_or(Curve {
             k: 300.0,
@@ -113,7 +113,7 @@ pub fn curve<W: Word>(variant: &Variant<W>) -> Curve {
 
 /// The chance that `side`, whose score this is, wins: 1 for a forced win, 0 for a
 /// forced loss, else the preset's curve.
-pub fn win_chance<W: Word>(variant: &Variant<W>, side: Side, score: Score) -> f64 {
+pub fn win_chance(variant: AnyVariant, side: Side, score: Score) -> f64 {
     match score {
         Score::Win(n) if n > 0 => 1.0,
         Score::Win(_) => 0.0,
@@ -127,15 +127,15 @@ pub fn win_chance<W: Word>(variant: &Variant<W>, side: Side, score: Score) -> f6
 /// The chance that the side to move in `game` wins, given its score there: the
 /// result itself once the game is over (1 won, 0 lost, 0.5 drawn), else
 /// [`win_chance`].
-pub fn win_chance_to_move<W: Word>(game: &Game<W>, score: Score) -> f64 {
-    let side = game.position().side_to_move();
+pub fn win_chance_to_move(game: &AnyGame, score: Score) -> f64 {
+    let side = game.side_to_move();
     match game.outcome() {
         Some(o) => match o.winner {
             Some(w) if w == side => 1.0,
             Some(_) => 0.0,
             None => 0.5,
         },
-        None => win_chance(game.position().variant(), side, score),
+        None => win_chance(game.variant(), side, score),
     }
 }
 
@@ -145,34 +145,33 @@ mod tests {
 
     #[test]
     fn every_preset_has_its_curve() {
-        for v in Variant::all() {
-            assert!(CURVES.iter().any(|(id, _)| *id == v.id), "{}", v.id);
+        for &v in AnyVariant::presets() {
+            assert!(CURVES.iter().any(|(id, _)| *id == v.id()), "{}", v.id());
             assert!(curve(v).k > 0.0);
         }
     }
 
     #[test]
     fn the_curve_rises_and_saturates_at_forced_results() {
-        for v in Variant::all() {
+        for &v in AnyVariant::presets() {
             for side in [Side::Attackers, Side::Defenders] {
                 let low = win_chance(v, side, Score::Cp(-150));
                 let high = win_chance(v, side, Score::Cp(150));
-                assert!(0.0 < low && low < high && high < 1.0, "{} {side:?}", v.id);
+                assert!(0.0 < low && low < high && high < 1.0, "{} {side:?}", v.id());
                 assert_eq!(win_chance(v, side, Score::Win(3)), 1.0);
                 assert_eq!(win_chance(v, side, Score::Win(-2)), 0.0);
             }
             // The two sides' chances of one position add up to 1.
             let a = win_chance(v, Side::Attackers, Score::Cp(80));
             let d = win_chance(v, Side::Defenders, Score::Cp(-80));
-            assert!((a + d - 1.0).abs() < 1e-12, "{}", v.id);
+            assert!((a + d - 1.0).abs() < 1e-12, "{}", v.id());
         }
     }
 
     #[test]
     fn a_finished_game_is_worth_its_result() {
-        use crate::rules::Position;
-        let v = Variant::by_id("brandubh").unwrap();
-        let mut game = Game::new(Position::parse(v, "7/7/7/t5T/K6/2t4/7 d 0").unwrap());
+        let v = AnyVariant::by_id("brandubh").unwrap();
+        let mut game = v.parse_position("7/7/7/t5T/K6/2t4/7 d 0").unwrap().game();
         let before = win_chance_to_move(&game, Score::Cp(0));
         assert_eq!(before, win_chance(v, Side::Defenders, Score::Cp(0)));
         // The king escapes: the attackers, to move, have lost whatever the score says.

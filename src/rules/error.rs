@@ -154,7 +154,7 @@ pub enum MoveParseError {
     BadSquare {
         column: usize,
         text: String,
-        /// The largest board the move was read for (11 unless a 13x13 board's).
+        /// The side of the board the move was read for.
         max: u8,
     },
 }

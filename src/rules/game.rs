@@ -14,7 +14,7 @@ use super::word::Word;
 ///
 /// ```
 /// use branan::rules::{Game, Position, Variant, Side, Reason};
-/// let v = Variant::by_id("brandubh").unwrap();
+/// let v = Variant::<u64>::by_id("brandubh").unwrap();
 /// let mut game = Game::new(Position::parse(v, "4t2/7/7/2tK3/7/7/7 a 0").unwrap());
 /// let captures = game.play("e7-e4".parse().unwrap()).unwrap();
 /// assert_eq!(captures.map(|s| s.to_string()).collect::<Vec<_>>(), ["d4"]);
@@ -35,26 +35,6 @@ impl<W: Word> Game<W> {
             position: start,
             moves: Vec::new(),
         }
-    }
-
-    /// The same game in the 64-bit word of the 7x7 board, when it is played on
-    /// one but held in a wider word (as a 7x7 rule set built by
-    /// [`RuleSet::build`](super::RuleSet::build) is): the same positions with the
-    /// same keys, so the history, repetition and a search's tables see the same
-    /// numbers. `None` on other boards and in the 64-bit word already.
-    pub fn in_small_word(&self) -> Option<Game<u64>> {
-        if W::MAX_SIZE <= u64::MAX_SIZE {
-            return None;
-        }
-        let variant = self.position.variant.small_twin()?;
-        let position = self.position.in_word(variant);
-        // The keys of a 7x7 square are the same numbers in both words; a word
-        // whose keys differ keeps its game.
-        (position.key() == self.position.key()).then(|| Game {
-            position,
-            keys: self.keys.clone(),
-            moves: self.moves.clone(),
-        })
     }
 
     /// The position now.

@@ -4,10 +4,10 @@
 //! Nothing here does I/O or knows about HTTP.
 //!
 //! ```
-//! use branan::rules::{Game, Position, Variant};
-//! let tablut = Variant::by_id("tablut").unwrap();
-//! let mut game = Game::new(Position::parse(tablut, "9/1K7/9/9/9/9/9/9/8t d 0").unwrap());
-//! game.play("b8-b9".parse().unwrap()).unwrap();
+//! use branan::rules::AnyVariant;
+//! let tablut = AnyVariant::by_id("tablut").unwrap();
+//! let mut game = tablut.parse_position("9/1K7/9/9/9/9/9/9/8t d 0").unwrap().game();
+//! game.play_text(&tablut.parse_move("b8-b9").unwrap()).unwrap();
 //! assert_eq!(game.outcome().unwrap().reason.name(), "king_escaped");
 //! ```
 
@@ -25,6 +25,7 @@ pub mod opentafl;
 mod outcome;
 mod perft;
 mod position;
+mod presets;
 mod rays;
 mod repetition;
 mod ruleset;
@@ -35,7 +36,8 @@ mod variant;
 mod word;
 mod zobrist;
 
-pub use any_word::{AnyGame, AnyPosition};
+pub use any_word::{AnyGame, AnyGameRef, AnyPosition, AnyVariant, BoardWord};
+pub(crate) use any_word::{any_word_enum, with_word};
 pub use bitboard::BitBoard;
 pub use direction::Direction;
 pub use error::{
@@ -52,8 +54,8 @@ pub use perft::{divide, perft};
 pub use position::Position;
 pub use repetition::{RepetitionWindow, repetitions};
 pub use ruleset::{
-    AnyVariant, MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet,
-    RuleSetError, SIZES, custom_variants,
+    MAX_CUSTOM_VARIANTS, NO_CAPTURE_LIMITS, REPETITION_OCCURRENCES, RuleSet, RuleSetError, SIZES,
+    custom_variants,
 };
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use threats::Lines;

@@ -79,13 +79,20 @@ impl MoveText {
     /// assert_eq!(err.column(), 4);
     /// ```
     pub fn parse(text: &str) -> Result<MoveText, MoveParseError> {
-        MoveText::parse_up_to(text, 11)
+        MoveText::parse_on(text, 11)
     }
 
-    /// [`MoveText::parse`] for a board of up to `max` x `max` squares (11 or 13):
-    /// on a 13x13 board the squares run to `m13`.
-    pub fn parse_up_to(text: &str, max: u8) -> Result<MoveText, MoveParseError> {
-        let take_square = |s, offset| take_square(s, offset, max);
+    /// [`MoveText::parse`] on a `size` x `size` board: every square the text
+    /// names lies on it (`a1` to `i9` on 9x9, to `m13` on 13x13).
+    ///
+    /// ```
+    /// use branan::rules::MoveText;
+    /// assert!(MoveText::parse_on("m13-m1", 13).is_ok());
+    /// let err = MoveText::parse_on("e1-j1", 9).unwrap_err();
+    /// assert_eq!(err.to_string(), "column 4: \"j1\" is not a square (files a-i, ranks 1-9)");
+    /// ```
+    pub fn parse_on(text: &str, size: u8) -> Result<MoveText, MoveParseError> {
+        let take_square = |s, offset| take_square(s, offset, size);
         let (from, rest) = take_square(text, 0)?;
         let mut pos = text.len() - rest.len();
         let rest = match rest.strip_prefix('-') {
@@ -142,7 +149,7 @@ pub(crate) fn column_of(text: &str, byte: usize) -> usize {
 
 /// Reads a square at the start of `s` (which starts at byte `offset` of the whole
 /// text) and returns it with the rest.
-fn take_square(s: &str, offset: usize, max: u8) -> Result<(Square, &str), MoveParseError> {
+fn take_square(s: &str, offset: usize, size: u8) -> Result<(Square, &str), MoveParseError> {
     let bytes = s.as_bytes();
     let file_len = usize::from(bytes.first().is_some_and(u8::is_ascii_lowercase));
     let digits = bytes[file_len..]
@@ -169,7 +176,7 @@ fn take_square(s: &str, offset: usize, max: u8) -> Result<(Square, &str), MovePa
             },
         });
     }
-    let sq = Square::parse_up_to(&s[..end], max).map_err(|e| MoveParseError::BadSquare {
+    let sq = Square::parse_on(&s[..end], size).map_err(|e| MoveParseError::BadSquare {
         column: offset + 1,
         text: s[..end].to_owned(),
         max: e.max,
@@ -298,7 +305,7 @@ mod tests {
             assert_eq!(Move::from_code(m.code()), m);
         }
         for m in ["a1-m1", "m13-a13", "l12-l1", "k11-k13"] {
-            let m = MoveText::parse_up_to(m, 13).unwrap().mv;
+            let m = MoveText::parse_on(m, 13).unwrap().mv;
             assert_eq!(Move::from_code(m.code()), m);
         }
         assert_eq!(Move::NONE.code(), 0);
@@ -325,10 +332,10 @@ mod tests {
         }
         // A 13x13 board's squares run to m13, no further.
         assert_eq!(
-            MoveText::parse_up_to("e7-e12", 13).unwrap().mv.to_string(),
+            MoveText::parse_on("e7-e12", 13).unwrap().mv.to_string(),
             "e7-e12"
         );
-        let err = MoveText::parse_up_to("m13-n13", 13).unwrap_err();
+        let err = MoveText::parse_on("m13-n13", 13).unwrap_err();
         assert_eq!(err.column(), 5);
         assert!(err.to_string().contains("files a-m, ranks 1-13"), "{err}");
         let err = MoveText::parse("e7-e12").unwrap_err();

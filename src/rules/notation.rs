@@ -23,7 +23,7 @@ pub type SquareSet = BitBoard<Wide>;
 /// use branan::rules::{Setup, Variant};
 /// let setup: Setup = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a".parse().unwrap();
 /// assert_eq!(setup.size, 7);
-/// let pos = setup.into_position(Variant::by_id("brandubh").unwrap()).unwrap();
+/// let pos = setup.into_position(Variant::<u64>::by_id("brandubh").unwrap()).unwrap();
 /// assert_eq!(pos.to_string(), "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -307,7 +307,7 @@ impl<W: Word> Position<W> {
     ///
     /// ```
     /// use branan::rules::{Position, Variant};
-    /// let v = Variant::by_id("tablut").unwrap();
+    /// let v = Variant::<u128>::by_id("tablut").unwrap();
     /// let pos = Position::parse(v, "9/1K7/9/9/9/9/9/9/8t d").unwrap();
     /// assert_eq!(pos.to_string(), "9/1K7/9/9/9/9/9/9/8t d 0");
     /// assert!(Position::parse(v, "9/1K7/9 d").is_err());
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn opentafl_record_lists_rank_one_first() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = Variant::<u64>::by_id("brandubh").unwrap();
         let ours = Position::parse(v, "4t2/7/7/2tK3/7/7/7 a 0").unwrap();
         let theirs = Position::parse(v, "/7/7/7/2tK3/7/7/4t2/ a 0").unwrap();
         assert_eq!(ours, theirs);
@@ -359,7 +359,7 @@ mod tests {
 
     #[test]
     fn eleven_is_one_number() {
-        let v = Variant::by_id("tawlbwrdd").unwrap();
+        let v = Variant::<u128>::by_id("tawlbwrdd").unwrap();
         let s = "11/11/11/11/11/5K5/11/11/11/11/t10 a 3";
         assert_eq!(Position::parse(v, s).unwrap().to_string(), s);
     }
@@ -426,7 +426,7 @@ mod tests {
 
     #[test]
     fn presets_refuse_invalid_setups() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = Variant::<u64>::by_id("brandubh").unwrap();
         let two_kings = Position::parse(v, "K6/7/7/3K3/7/7/7 a 0").unwrap_err();
         assert!(matches!(
             two_kings,
@@ -437,7 +437,7 @@ mod tests {
             corner,
             PositionError::Invalid(InvalidPosition::OnRestricted { .. })
         ));
-        let tablut = Variant::by_id("tablut").unwrap();
+        let tablut = Variant::<u128>::by_id("tablut").unwrap();
         assert!(Position::parse(tablut, "t8/9/9/9/4K4/9/9/9/9 a 0").is_ok());
         assert!(Position::parse(tablut, "9/9/9/9/4t4/9/9/9/9 a 0").is_err());
         assert!(Position::parse(tablut, "7/7/7/3K3/7/7/7 a 0").is_err());

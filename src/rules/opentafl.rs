@@ -286,10 +286,11 @@ fn refuse(key: &str, message: impl Into<String>) -> RulesStringError {
 /// checked as [`RuleSet::validate`] checks it, its errors named by OpenTafl key.
 ///
 /// ```
-/// use branan::rules::{opentafl, Variant};
+/// use branan::rules::opentafl;
 /// let s = "dim:11 name:Fetlar atkf:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 /// let rules = opentafl::parse(s).unwrap();
-/// assert!(std::ptr::eq(rules.build().unwrap(), Variant::by_id("fetlar").unwrap()));
+/// // Fetlar's rules are the preset itself.
+/// assert_eq!(rules.build().unwrap().id(), "fetlar");
 /// assert_eq!(opentafl::parse("dim:11 ber:c start:/11/").unwrap_err().key(), "ber");
 /// ```
 pub fn parse(s: &str) -> Result<RuleSet, RulesStringError> {
@@ -669,7 +670,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     };
     rules.validate().map_err(|err| {
         let key = match &err {
-            RuleSetError::SizeNotYet { .. } | RuleSetError::BadSize { .. } => "dim",
+            RuleSetError::BadSize { .. } => "dim",
             RuleSetError::EdgeFortsNeedCorners => "efe",
             RuleSetError::KingArmsUnarmed { .. } => "ka",
             RuleSetError::ShieldwallOption { .. } => "sw",
@@ -709,7 +710,7 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
     if setup.plies_since_capture != 0 || setup.size != rules.size {
         return None;
     }
-    let canonical = super::ruleset::canonical_start_of(&setup);
+    let canonical = super::ruleset::canonical_setup(&setup);
     let rows = canonical.split(' ').next()?;
     let mut s = format!("dim:{}", rules.size);
     if let Some(name) = &rules.name {
@@ -861,18 +862,19 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::rules::AnyVariant;
 
     #[test]
     fn presets_opentafl_can_express_round_trip() {
         let mut written = 0;
-        for v in Variant::all() {
-            let rules = RuleSet::of(v);
+        for &v in AnyVariant::presets() {
+            let rules = v.rule_set();
             if let Some(s) = to_string(&rules) {
                 written += 1;
-                let back = parse(&s).unwrap_or_else(|e| panic!("{}: {s}: {e}", v.id));
-                assert!(std::ptr::eq(back.build().unwrap(), v), "{}: {s}", v.id);
-                assert_eq!(back.canonical_id(), rules.canonical_id(), "{}", v.id);
+                let back = parse(&s).unwrap_or_else(|e| panic!("{}: {s}: {e}", v.id()));
+                let built = back.build().unwrap();
+                assert_eq!(built.preset_index(), v.preset_index(), "{}: {s}", v.id());
+                assert_eq!(back.canonical_id(), rules.canonical_id(), "{}", v.id());
             }
         }
         assert!(written >= 1);
@@ -884,7 +886,7 @@ mod tests {
         let rules = parse(brandub).unwrap();
         assert!(rules.squares.throne);
         assert_eq!(rules.squares.empty_throne_hostile, Hostility::NONE);
-        let v = rules.build().unwrap();
+        let v = rules.build().unwrap().typed::<u64>().unwrap();
         assert!(!v.is_preset());
         assert!(!v.hostile_to[0].is_empty() && !v.hostile_to[0].contains(v.geometry.throne));
         assert!(!v.king_anvils.contains(v.geometry.throne));
@@ -897,7 +899,7 @@ mod tests {
         for s in [tawlbwrdd, sea_battle] {
             let rules = parse(s).unwrap();
             assert!(!rules.squares.throne, "{s}");
-            let v = rules.build().unwrap();
+            let v = rules.build().unwrap().typed::<u128>().unwrap();
             assert!(v.throne.is_empty() && v.restricted.is_empty() && v.hostile.is_empty());
             assert!(v.may_stop(v.geometry.throne, false));
             let back = to_string(&rules).unwrap();
@@ -969,7 +971,7 @@ mod tests {
         let r = parse(&format!("dim:13 start:{thirteen}")).unwrap();
         assert_eq!(r.size, 13);
         assert!(matches!(
-            r.build_any(),
+            r.build(),
             Ok(crate::rules::AnyVariant::Wide(v)) if v.size() == 13
         ));
     }
@@ -1027,7 +1029,7 @@ mod tests {
             f.canonical_id(),
             "{written}"
         );
-        let v = f.build().unwrap();
+        let v = f.build().unwrap().typed::<u128>().unwrap();
         assert!(v.special_moves && !v.is_preset());
         // An inverted record reads the ranks from the top.
         let e = parse("dim:7 starti:/3t3/3t3/7/ttTKTtt/3T3/3t3/3t3/").unwrap();

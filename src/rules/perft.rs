@@ -12,7 +12,7 @@ use super::word::Word;
 ///
 /// ```
 /// use branan::rules::{perft, Game, Position, Variant};
-/// let game = Game::new(Position::start(Variant::by_id("brandubh").unwrap()));
+/// let game = Game::new(Position::start(Variant::<u64>::by_id("brandubh").unwrap()));
 /// assert_eq!(perft(&game, 2), 960);
 /// ```
 pub fn perft<W: Word>(game: &Game<W>, depth: u32) -> u64 {

@@ -25,7 +25,7 @@ use super::zobrist;
 ///
 /// ```
 /// use branan::rules::{Position, Variant};
-/// let v = Variant::by_id("brandubh").unwrap();
+/// let v = Variant::<u64>::by_id("brandubh").unwrap();
 /// let pos = Position::start(v);
 /// assert_eq!(pos.legal_moves().len(), 40);
 /// let (next, captures) = pos.play("d7-c7".parse().unwrap()).unwrap();
@@ -162,21 +162,6 @@ impl<W: Word> Position<W> {
         next.turn = self.turn.opponent();
         next.key ^= zobrist::DEFENDERS_TO_MOVE;
         next
-    }
-
-    /// The same position held in another word, of `variant` (the same rules).
-    pub(crate) fn in_word<V: Word>(&self, variant: &'static Variant<V>) -> Position<V> {
-        let mut p = Position {
-            variant,
-            attackers: self.attackers.convert(),
-            defenders: self.defenders.convert(),
-            king: self.king.convert(),
-            turn: self.turn,
-            plies_since_capture: self.plies_since_capture,
-            key: 0,
-        };
-        p.key = p.compute_key();
-        p
     }
 
     /// The key computed from scratch (the incremental one must always equal it).
@@ -505,16 +490,19 @@ impl<W: Word> Position<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::AnyPosition;
 
-    fn pos(id: &str, s: &str) -> Position {
+    fn pos(id: &str, s: &str) -> Position<u64> {
         Position::parse(Variant::by_id(id).unwrap(), s).unwrap()
     }
 
     #[test]
     fn count_matches_generation_at_the_start() {
-        for v in Variant::all() {
-            let p = Position::start(v);
-            assert_eq!(p.count_moves() as usize, p.legal_moves().len(), "{}", v.id);
+        for &v in crate::rules::AnyVariant::presets() {
+            let p = v.start_position();
+            crate::rules::with_word!(p, AnyPosition, p => {
+                assert_eq!(p.count_moves() as usize, p.legal_moves().len(), "{}", v.id());
+            });
         }
     }
 

@@ -177,16 +177,16 @@ static WIDE_TABLES: LazyLock<SizeTables<Wide>> = LazyLock::new(|| SizeTables::ne
 /// The 7x7 board's tables in its `u64` word, built once.
 static SMALL_TABLES: LazyLock<SizeTables<u64>> = LazyLock::new(|| SizeTables::new(7));
 
-pub(super) fn tables_small(size: u8, escape: Escape) -> Tables<u64> {
+pub(crate) fn tables_small(size: u8, escape: Escape) -> Tables<u64> {
     assert_eq!(size, 7, "the 64-bit word holds the 7x7 board");
     SMALL_TABLES.tables(escape)
 }
 
-pub(super) fn tables_u128(size: u8, escape: Escape) -> Tables<u128> {
+pub(crate) fn tables_u128(size: u8, escape: Escape) -> Tables<u128> {
     U128_TABLES[((size - 5) / 2) as usize].tables(escape)
 }
 
-pub(super) fn tables_wide(size: u8, escape: Escape) -> Tables<Wide> {
+pub(crate) fn tables_wide(size: u8, escape: Escape) -> Tables<Wide> {
     assert_eq!(size, 13, "the wide word holds the 13x13 board");
     WIDE_TABLES.tables(escape)
 }
@@ -209,14 +209,6 @@ impl<W: Word> Clone for Tables<W> {
 }
 
 impl<W: Word> Copy for Tables<W> {}
-
-impl<W: Word> Tables<W> {
-    /// The tables of a `size` x `size` board (an odd size the word holds) whose
-    /// king escapes to `escape`.
-    pub(crate) fn of(size: u8, escape: Escape) -> Tables<W> {
-        W::tables(size, escape)
-    }
-}
 
 impl<W: Word> std::fmt::Debug for Tables<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -296,11 +288,11 @@ pub(crate) fn slides<W: Word>(r: &Rays<W>, sq: usize, occ: W) -> W {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Square;
+    use crate::rules::{AnyVariant, Square};
 
     #[test]
     fn rays_end_at_the_edge() {
-        let r = Tables::<u128>::of(7, Escape::Corners).rays;
+        let r = tables_u128(7, Escape::Corners).rays;
         let d4 = Square::new(3, 3).index();
         for dir_rays in r {
             assert_eq!(dir_rays[d4].count_ones(), 3);
@@ -319,22 +311,31 @@ mod tests {
 
     #[test]
     fn every_preset_holds_the_tables_of_its_size() {
-        for v in crate::rules::Variant::all() {
-            let own = Tables::<u128>::of(v.size(), v.escape);
-            assert!(std::ptr::eq(v.tables.rays, own.rays), "{}", v.id);
-            assert!(std::ptr::eq(v.tables.steps, own.steps), "{}", v.id);
-            assert!(std::ptr::eq(v.tables.escape, own.escape), "{}", v.id);
-            if v.escape == Escape::Corners {
-                // Two slots hold every ray to a corner.
-                for slot in &v.tables.escape[2..] {
-                    assert!(
-                        slot.iter().all(|&ray| ray == never_open::<u128>()),
-                        "{}",
-                        v.id
-                    );
+        for &v in crate::rules::AnyVariant::presets() {
+            crate::rules::with_word!(v, AnyVariant, v => holds_its_tables(v));
+        }
+    }
+
+    fn holds_its_tables<W: Word>(v: &crate::rules::Variant<W>) {
+        let own = SizeTables::<W>::new(v.size());
+        let same = |a: &Rays<W>, b: &Rays<W>| {
+            (0..4).all(|d| (0..=W::TOP as usize).all(|i| a[d][i] == b[d][i]))
+        };
+        assert!(same(v.tables.rays, &own.rays), "{}", v.id);
+        assert!(same(&v.tables.steps.one, &own.steps.one), "{}", v.id);
+        assert!(same(&v.tables.steps.two, &own.steps.two), "{}", v.id);
+        let escape = match v.escape {
+            Escape::Corners => &own.corner_rays,
+            Escape::Edges => &own.edge_rays,
+        };
+        assert!(same(v.tables.escape, escape), "{}", v.id);
+        if v.escape == Escape::Corners {
+            // Two slots hold every ray to a corner.
+            for slot in &v.tables.escape[2..] {
+                for i in 0..=W::TOP as usize {
+                    assert_eq!(slot[i], never_open::<W>(), "{}", v.id);
                 }
             }
-            assert_eq!(v.tables.rays, &build_rays::<u128>(v.size()), "{}", v.id);
         }
     }
 
@@ -362,7 +363,7 @@ mod tests {
 
     fn steps_match<W: Word>(size: u8) {
         let g = crate::rules::Geometry::<W>::new(size);
-        let st = Tables::<W>::of(size, Escape::Edges).steps;
+        let st = SizeTables::<W>::new(size).steps;
         for sq in g.board {
             let i = W::index(sq) as usize;
             let mut around = W::ZERO;

@@ -4,22 +4,25 @@
 //! A [`RuleSet`] is what a client may write; [`RuleSet::build`] validates it and
 //! answers the preset itself when the rules are a preset's (so that a preset sent as
 //! rules is the preset in every respect), else a custom variant interned in a bounded
-//! registry: the same rules always give the same `&'static Variant`.
+//! registry: the same rules always give the same `&'static Variant`, in the word of
+//! its board.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Mutex, OnceLock};
 
+use super::any_word::{AnyVariant, OwnedVariant, with_word};
 use super::error::ParseError;
 use super::movement::{Fortress, Movement};
 use super::notation::Setup;
 use super::position::Position;
+use super::presets::{preset_of_rules_id, preset_of_text};
 use super::square::{Piece, Side, Square};
 use super::variant::{
-    Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
+    Escape, Features, Hostility, KingArms, KingCapture, Naming, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares, Variant,
 };
-use super::word::{Wide, Word};
+use super::word::Word;
 
 /// The board sizes branan plays: odd, 7 to 13.
 pub const SIZES: std::ops::RangeInclusive<u8> = 7..=13;
@@ -30,9 +33,9 @@ pub const NO_CAPTURE_LIMITS: std::ops::RangeInclusive<u16> = 2..=1000;
 /// The longest `name` accepted, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most distinct custom rule sets one process keeps. Each costs about a
-/// kilobyte (a 7x7 one under two: it is kept in two words) and is never freed (a
-/// `&'static Variant` may be held by any position), so the bound caps the memory
-/// clients can make the service hold at ~10-20 MB.
+/// kilobyte and is never freed (a `&'static Variant` may be held by any
+/// position), so the bound caps the memory clients can make the service hold at
+/// ~10-20 MB.
 pub const MAX_CUSTOM_VARIANTS: usize = 10_000;
 
 /// A rule set as data: the fields of a preset, before validation.
@@ -65,10 +68,6 @@ pub struct RuleSet {
 /// square or the column.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleSetError {
-    #[error(
-        "board_size: a {size}x{size} board is held in a wider word than this variant's: build it with `build_any`"
-    )]
-    SizeNotYet { size: u8 },
     #[error(
         "board_size: a {size}x{size} board is not a tafl board branan plays (odd sizes 7 to 13)"
     )]
@@ -130,7 +129,7 @@ impl RuleSetError {
     /// The JSON field of the rule object at fault (`""` when no one field is).
     pub fn field(&self) -> &'static str {
         match self {
-            RuleSetError::SizeNotYet { .. } | RuleSetError::BadSize { .. } => "board_size",
+            RuleSetError::BadSize { .. } => "board_size",
             RuleSetError::StartMalformed(_)
             | RuleSetError::StartSize { .. }
             | RuleSetError::NoKing
@@ -283,6 +282,14 @@ impl RuleSet {
     /// Checks every rule, and the start position against them; answers the start
     /// in canonical form.
     pub fn validate(&self) -> Result<String, RuleSetError> {
+        let setup = self.check_rules()?;
+        self.check_setup(&setup, &OwnedVariant::build(self, Naming::NONE))?;
+        Ok(canonical_setup(&setup))
+    }
+
+    /// Every check of [`RuleSet::validate`] that needs no variant: the rules, and
+    /// the start read. Answers the start as read.
+    fn check_rules(&self) -> Result<Setup, RuleSetError> {
         if let Some(name) = &self.name {
             let chars = name.chars().count();
             if chars > MAX_NAME_CHARS {
@@ -345,16 +352,20 @@ impl RuleSet {
                 });
             }
         }
-        if self.size > u128::MAX_SIZE {
-            self.check_setup(&setup, &self.variant::<Wide>("", "", "", ""))?;
-        } else {
-            self.check_setup(&setup, &self.variant::<u128>("", "", "", ""))?;
-        }
-        Ok(canonical_setup(&setup))
+        Ok(setup)
     }
 
     /// The start's pieces against the special squares of `probe` (these rules).
-    fn check_setup<W: Word>(&self, setup: &Setup, probe: &Variant<W>) -> Result<(), RuleSetError> {
+    fn check_setup(&self, setup: &Setup, probe: &OwnedVariant) -> Result<(), RuleSetError> {
+        with_word!(probe, OwnedVariant, v => self.check_setup_on(setup, v))
+    }
+
+    /// [`RuleSet::check_setup`] in the word of the probe's board.
+    fn check_setup_on<W: Word>(
+        &self,
+        setup: &Setup,
+        probe: &Variant<W>,
+    ) -> Result<(), RuleSetError> {
         // A soldier may start where its kind may stop (on a fortress, coming
         // from the same fortress).
         let misplaced = (setup.attackers & probe.moves.never_stop[0].convert())
@@ -399,49 +410,24 @@ impl RuleSet {
         (movement, squares)
     }
 
-    /// Validates and returns the variant: the preset itself when the rules equal a
-    /// preset's, else an interned custom variant (same canonical id, same
-    /// `&'static`).
-    ///
-    /// The variant of a 13x13 board lives in a wider word: see
-    /// [`RuleSet::build_any`]; here it is refused.
-    pub fn build(&self) -> Result<&'static Variant, RuleSetError> {
-        if self.size > u128::MAX_SIZE {
-            // The name is checked first, as for every size; the start is not
-            // read.
-            if let Some(name) = &self.name {
-                let chars = name.chars().count();
-                if chars > MAX_NAME_CHARS {
-                    return Err(RuleSetError::NameTooLong { chars });
-                }
-            }
-            return Err(RuleSetError::SizeNotYet { size: self.size });
-        }
-        self.intern()?
-            .narrow
-            .ok_or(RuleSetError::SizeNotYet { size: self.size })
-    }
-
-    /// [`RuleSet::build`] for every board size: the variant in the word of its
-    /// board (a 7x7 board's in a 64-bit word, the presets' too).
-    pub fn build_any(&self) -> Result<AnyVariant, RuleSetError> {
-        self.intern().map(|built| built.any)
-    }
-
-    /// Validates the rules and finds or builds their variants.
-    fn intern(&self) -> Result<Built, RuleSetError> {
-        let start = self.validate()?;
+    /// Validates and returns the variant, in the word of its board: the preset
+    /// itself when the rules equal a preset's, else an interned custom variant
+    /// (the same canonical id gives the same variant).
+    pub fn build(&self) -> Result<AnyVariant, RuleSetError> {
+        let setup = self.check_rules()?;
         let mut canonical = RuleSet {
             name: None,
-            start,
+            start: canonical_setup(&setup),
             ..self.clone()
         };
         if canonical.repetition.outcome == RepetitionOutcome::Ignored {
             canonical.repetition.occurrence = 3;
         }
+        let mut variant = OwnedVariant::build(&canonical, Naming::NONE);
+        self.check_setup(&setup, &variant)?;
         let text = canonical.canonical_text();
-        if let Some(p) = preset_of(&text) {
-            return Ok(Built::preset(p));
+        if let Some(p) = preset_of_text(&text) {
+            return Ok(p);
         }
         let id = id_of(&text);
         let mut registry = registry().lock().unwrap_or_else(|e| e.into_inner());
@@ -457,44 +443,18 @@ impl RuleSet {
             return Err(RuleSetError::RegistryFull);
         }
         let id_static: &'static str = Box::leak(id.clone().into_boxed_str());
-        let name: &'static str = Box::leak(format!("Custom rules {id}").into_boxed_str());
-        let start: &'static str = Box::leak(canonical.start.clone().into_boxed_str());
-        let built = if canonical.size > u128::MAX_SIZE {
-            let v: &'static Variant<Wide> = Box::leak(Box::new(canonical.variant(
-                id_static,
-                name,
-                CUSTOM_SOURCE,
-                start,
-            )));
-            Built {
-                any: AnyVariant::Wide(v),
-                narrow: None,
-            }
-        } else {
-            let narrow: &'static Variant = Box::leak(Box::new(canonical.variant(
-                id_static,
-                name,
-                CUSTOM_SOURCE,
-                start,
-            )));
-            // A 7x7 board is played in its 64-bit word; `build` still answers
-            // the same rules in the wider word, so both are kept.
-            let any = if canonical.size <= u64::MAX_SIZE {
-                AnyVariant::Small(Box::leak(Box::new(canonical.variant(
-                    id_static,
-                    name,
-                    CUSTOM_SOURCE,
-                    start,
-                ))))
-            } else {
-                AnyVariant::Narrow(narrow)
-            };
-            Built {
-                any,
-                narrow: Some(narrow),
-            }
-        };
-        let over = crate::with_word!(built.any, AnyVariant, v => Position::start(v).outcome(1));
+        variant.name(Naming {
+            id: id_static,
+            name: Box::leak(format!("Custom rules {id}").into_boxed_str()),
+            description: CUSTOM_DESCRIPTION,
+            source: CUSTOM_SOURCE,
+            start: Box::leak(canonical.start.into_boxed_str()),
+            // A custom variant's id is its canonical id.
+            rules_id: id_static,
+            preset: None,
+        });
+        let variant = variant.keep();
+        let over = with_word!(variant, AnyVariant, v => Position::start(v).outcome(1));
         // A start that is already over is refused; a position needs a `'static`
         // variant, so the refusal is remembered in the registry like a success
         // and counts towards its bound.
@@ -502,38 +462,10 @@ impl RuleSet {
             Some(end) => Err(RuleSetError::StartOver {
                 reason: end.reason.name(),
             }),
-            None => Ok(built),
+            None => Ok(variant),
         };
         registry.insert(id, (text, entry.clone()));
         entry
-    }
-
-    /// The variant of these rules, with the given texts (unchecked).
-    fn variant<W: Word>(
-        &self,
-        id: &'static str,
-        name: &'static str,
-        source: &'static str,
-        start: &'static str,
-    ) -> Variant<W> {
-        Variant::new(
-            id,
-            name,
-            CUSTOM_DESCRIPTION,
-            source,
-            self.size,
-            start,
-            self.escape,
-            self.king_capture,
-            self.throne_reentry,
-            self.repetition,
-            self.no_capture_limit,
-            self.no_legal_moves,
-            self.attackers_eliminated_wins,
-            self.features,
-            self.squares,
-            self.movement,
-        )
     }
 }
 
@@ -605,64 +537,7 @@ pub(crate) const fn king_arms_name(a: KingArms) -> &'static str {
 const CUSTOM_DESCRIPTION: &str = "A rule set sent by a client.";
 const CUSTOM_SOURCE: &str = "rules sent with the request";
 
-/// A rule set's variants: in the word of its board, and in the `u128` word
-/// [`RuleSet::build`] answers (on the boards up to 11x11).
-#[derive(Clone, Copy, Debug)]
-struct Built {
-    any: AnyVariant,
-    narrow: Option<&'static Variant>,
-}
-
-impl Built {
-    fn preset(p: &'static Variant) -> Built {
-        Built {
-            any: AnyVariant::preset(p.id).unwrap_or(AnyVariant::Narrow(p)),
-            narrow: Some(p),
-        }
-    }
-}
-
-type Entry = Result<Built, RuleSetError>;
-
-/// A variant of any board size, in the word of its board: the handle code that
-/// serves every size holds, matching once to reach the monomorphised rules.
-#[derive(Clone, Copy, Debug)]
-pub enum AnyVariant {
-    /// The 7x7 board, in a 64-bit word.
-    Small(&'static Variant<u64>),
-    /// The 9x9 and 11x11 boards (and any board up to 11x11 in the `u128`
-    /// word, as [`RuleSet::build`] answers them).
-    Narrow(&'static Variant),
-    /// The 13x13 board.
-    Wide(&'static Variant<Wide>),
-}
-
-impl AnyVariant {
-    /// The preset of this id in the word of its board.
-    ///
-    /// ```
-    /// use branan::rules::AnyVariant;
-    /// assert!(matches!(AnyVariant::preset("brandubh"), Some(AnyVariant::Small(_))));
-    /// assert!(matches!(AnyVariant::preset("tablut"), Some(AnyVariant::Narrow(_))));
-    /// assert!(AnyVariant::preset("chess").is_none());
-    /// ```
-    pub fn preset(id: &str) -> Option<AnyVariant> {
-        if let Some(v) = Variant::small().iter().find(|v| v.id == id) {
-            return Some(AnyVariant::Small(v));
-        }
-        Variant::by_id(id).map(AnyVariant::Narrow)
-    }
-
-    /// The variant's id (a preset's, or a custom rule set's canonical id).
-    pub fn id(&self) -> &'static str {
-        crate::with_word!(self, AnyVariant, v => v.id)
-    }
-
-    /// The board's side length.
-    pub fn size(&self) -> u8 {
-        crate::with_word!(self, AnyVariant, v => v.size())
-    }
-}
+type Entry = Result<AnyVariant, RuleSetError>;
 
 /// The registry of custom variants, by canonical id.
 /// A refused start is kept too (see [`RuleSet::build`]).
@@ -678,98 +553,23 @@ pub fn custom_variants() -> usize {
         .map_or_else(|e| e.into_inner().len(), |r| r.len())
 }
 
-/// The canonical texts of the presets, in [`Variant::all`]'s order.
-fn preset_texts() -> &'static [(String, String)] {
-    static TEXTS: OnceLock<Vec<(String, String)>> = OnceLock::new();
-    TEXTS.get_or_init(|| {
-        Variant::all()
-            .iter()
-            .map(|v| {
-                let text = RuleSet::of(v).canonical_text();
-                let id = id_of(&text);
-                (text, id)
-            })
-            .collect()
-    })
-}
-
-fn preset_of(text: &str) -> Option<&'static Variant> {
-    preset_texts()
-        .iter()
-        .position(|(t, _)| t == text)
-        .map(|i| &Variant::all()[i])
-}
-
-impl<W: Word> Variant<W> {
-    /// The index in [`Variant::all`] of the preset this is, in whichever word
-    /// (`None` for a custom rule set).
-    fn preset_index(&self) -> Option<usize> {
-        let all = Variant::all();
-        if let Some(i) = all.iter().position(|p| std::ptr::addr_eq(p, self)) {
-            return Some(i);
-        }
-        let small = Variant::small()
-            .iter()
-            .find(|p| std::ptr::addr_eq(*p, self))?;
-        all.iter().position(|p| p.id == small.id)
-    }
-
-    /// The canonical id of this variant's rules (see [`RuleSet::canonical_id`]):
-    /// for a preset the id its rules would get if sent as data.
-    pub fn rules_id(&self) -> &'static str {
-        match self.preset_index() {
-            Some(i) => preset_texts()[i].1.as_str(),
-            // A custom variant's id is its canonical id.
-            None => self.id,
-        }
-    }
-
-    /// The same rules in the 64-bit word of the 7x7 board: the preset's, or the
-    /// custom rule set's kept beside it. `None` on other boards.
-    pub(crate) fn small_twin(&self) -> Option<&'static Variant<u64>> {
-        if self.size() > u64::MAX_SIZE {
-            return None;
-        }
-        if let Some(i) = self.preset_index() {
-            let id = Variant::all()[i].id;
-            return Variant::small().iter().find(|v| v.id == id);
-        }
-        let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
-        match registry.get(self.id) {
-            Some((
-                _,
-                Ok(Built {
-                    any: AnyVariant::Small(v),
-                    ..
-                }),
-            )) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// Whether this is one of the presets (not a custom rule set).
-    pub fn is_preset(&self) -> bool {
-        self.preset_index().is_some()
-    }
-}
-
-impl Variant {
+impl AnyVariant {
     /// The variant whose rules have this canonical id: a preset, or a custom rule
     /// set this process has built. `None` for an id never built here.
-    pub fn by_rules_id(id: &str) -> Option<&'static Variant> {
-        if let Some(i) = preset_texts().iter().position(|(_, p)| p == id) {
-            return Some(&Variant::all()[i]);
+    pub fn by_rules_id(id: &str) -> Option<AnyVariant> {
+        if let Some(p) = preset_of_rules_id(id) {
+            return Some(p);
         }
         let registry = registry().lock().unwrap_or_else(|e| e.into_inner());
         registry
             .get(id)
-            .and_then(|(_, entry)| entry.as_ref().ok().and_then(|built| built.narrow))
+            .and_then(|(_, entry)| entry.as_ref().ok().copied())
     }
 }
 
 /// FNV-1a (64 bits) of `text`, folded to 48 bits and written as `r-` and 12 hex
 /// digits.
-fn id_of(text: &str) -> String {
+pub(crate) fn id_of(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);
@@ -778,14 +578,9 @@ fn id_of(text: &str) -> String {
     format!("r-{:012x}", (h ^ (h >> 48)) & 0xffff_ffff_ffff)
 }
 
-/// A setup in canonical form (see [`RuleSet::canonical_text`]).
-pub(super) fn canonical_start_of(s: &Setup) -> String {
-    canonical_setup(s)
-}
-
 /// A setup written as branan writes positions: ranks from the top, runs of empty
 /// squares as numbers, then the side to move and the counter.
-fn canonical_setup(s: &Setup) -> String {
+pub(crate) fn canonical_setup(s: &Setup) -> String {
     let mut out = String::with_capacity(140);
     for rank in (0..s.size).rev() {
         let mut run = 0;
@@ -835,32 +630,42 @@ mod tests {
     use super::*;
 
     fn brandubh() -> RuleSet {
-        RuleSet::of(Variant::by_id("brandubh").unwrap())
+        AnyVariant::by_id("brandubh").unwrap().rule_set()
+    }
+
+    /// Whether two variants are the same: the same rules under the same id, and
+    /// the same preset (or none).
+    fn same(a: AnyVariant, b: AnyVariant) -> bool {
+        (a.id(), a.rules_id(), a.preset_index()) == (b.id(), b.rules_id(), b.preset_index())
     }
 
     #[test]
     fn presets_round_trip_to_themselves() {
-        for v in Variant::all() {
-            let rules = RuleSet::of(v);
+        let before = custom_variants();
+        for &v in AnyVariant::presets() {
+            let rules = v.rule_set();
             let built = rules.build().unwrap();
-            assert!(std::ptr::eq(built, v), "{}", v.id);
-            // The name is cosmetic; OpenTafl's rank-one-first start is the same start.
+            assert!(same(built, v), "{}", v.id());
+            // The name is cosmetic.
             let renamed = RuleSet {
                 name: Some("anything".into()),
                 ..rules.clone()
             };
-            assert!(std::ptr::eq(renamed.build().unwrap(), v), "{}", v.id);
+            assert!(same(renamed.build().unwrap(), v), "{}", v.id());
             assert_eq!(v.rules_id(), rules.canonical_id());
             assert!(v.is_preset());
+            // Built in the word of its board, once.
+            assert_eq!(matches!(built, AnyVariant::Small(_)), v.size() == 7);
         }
+        assert_eq!(custom_variants(), before);
     }
 
     #[test]
     fn ids_are_stable_and_distinct() {
         // The id is a contract (caches and clients keep it): pinned here.
-        let pinned: Vec<(&str, &str)> = Variant::all()
+        let pinned: Vec<(&str, &str)> = AnyVariant::presets()
             .iter()
-            .map(|v| (v.id, v.rules_id()))
+            .map(|v| (v.id(), v.rules_id()))
             .collect();
         assert_eq!(
             pinned,
@@ -875,10 +680,10 @@ mod tests {
             ]
         );
         assert_eq!(
-            Variant::by_id("brandubh").unwrap().rules_id(),
+            AnyVariant::by_id("brandubh").unwrap().rules_id(),
             id_of(&brandubh().canonical_text())
         );
-        let ids: Vec<&str> = Variant::all().iter().map(|v| v.rules_id()).collect();
+        let ids: Vec<&str> = AnyVariant::presets().iter().map(|v| v.rules_id()).collect();
         for (i, a) in ids.iter().enumerate() {
             assert!(a.starts_with("r-") && a.len() == 14, "{a}");
             assert!(ids[i + 1..].iter().all(|b| b != a));
@@ -893,6 +698,7 @@ mod tests {
             ..brandubh()
         };
         let a = rules.build().unwrap();
+        let count = custom_variants();
         let b = RuleSet {
             name: None,
             start: "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".into(),
@@ -900,23 +706,25 @@ mod tests {
         }
         .build()
         .unwrap();
-        assert!(std::ptr::eq(a, b));
+        assert!(same(a, b));
+        assert_eq!(custom_variants(), count, "built once");
         assert!(!a.is_preset());
-        assert_eq!(a.id, rules.canonical_id());
-        assert_eq!(a.rules_id(), a.id);
-        assert!(std::ptr::eq(Variant::by_rules_id(a.id).unwrap(), a));
-        let brandubh = Variant::by_id("brandubh").unwrap();
-        assert!(std::ptr::eq(
-            Variant::by_rules_id(brandubh.rules_id()).unwrap(),
+        assert_eq!(a.id(), rules.canonical_id());
+        assert_eq!(a.rules_id(), a.id());
+        assert!(same(AnyVariant::by_rules_id(a.id()).unwrap(), a));
+        let brandubh = AnyVariant::by_id("brandubh").unwrap();
+        assert!(same(
+            AnyVariant::by_rules_id(brandubh.rules_id()).unwrap(),
             brandubh
         ));
-        assert!(Variant::by_rules_id("r-000000000000").is_none());
-        assert!(!a.throne_reentry);
-        assert_eq!(a.start, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
-        assert_eq!(
-            crate::rules::perft(&crate::rules::Game::new(Position::start(a)), 2),
-            960
-        );
+        assert!(AnyVariant::by_rules_id("r-000000000000").is_none());
+        // On a 7x7 board, in the 64-bit word.
+        let AnyVariant::Small(v) = a else {
+            panic!("{a:?}")
+        };
+        assert!(!v.throne_reentry);
+        assert_eq!(a.start_text(), "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0");
+        assert_eq!(a.start_position().game().perft(2), 960);
     }
 
     #[test]
@@ -1034,23 +842,20 @@ mod tests {
             assert_eq!(e.field(), field, "{e}");
             assert!(e.to_string().starts_with(field), "{e}");
         }
-        // A 13x13 board is checked like any other; `build` (the narrow word of
-        // the boards up to 11x11) refuses it, `build_any` builds it wide.
+        // A 13x13 board is checked like any other, and built in the wide word.
         let wide = RuleSet {
             size: 13,
             start: "13/13/13/13/13/6t6/5tKt5/6t6/13/13/13/13/13 a".into(),
             ..base.clone()
         };
-        let e = wide.build().unwrap_err();
-        assert!(e.to_string().contains("13x13"), "{e}");
         let e = RuleSet {
             size: 13,
             ..base.clone()
         }
-        .build_any()
+        .build()
         .unwrap_err();
         assert_eq!(e.field(), "start_position", "{e}");
-        match wide.build_any() {
+        match wide.build() {
             Ok(AnyVariant::Wide(v)) => {
                 assert_eq!(v.size(), 13);
                 // Each attacker: five squares to the edge one way, six each side.
@@ -1078,7 +883,7 @@ mod tests {
     fn a_custom_variant_costs_about_a_kilobyte() {
         // The variant itself (its geometry's neighbour table is most of it) plus the
         // leaked id, name and start; the ray tables are shared statics.
-        let size = std::mem::size_of::<Variant>();
+        let size = std::mem::size_of::<Variant<u128>>();
         assert!(size < 1024, "{size} bytes");
         println!("size_of::<Variant>() = {size}");
     }

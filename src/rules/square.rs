@@ -107,10 +107,10 @@ impl fmt::Debug for Square {
 
 /// Why a square name did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{text}` is not a square: expected a file letter {files} and a rank 1-{max}, like `e7`", files = if *.max > STRIDE { "a-m" } else { "a-k" })]
+#[error("`{text}` is not a square: expected a file letter a-{last} and a rank 1-{max}, like `e7`", last = (b'a' + *.max - 1) as char)]
 pub struct SquareError {
     pub text: String,
-    /// The largest board the name was read for (11 unless a 13x13 board's).
+    /// The side of the board the name was read for.
     pub max: u8,
 }
 
@@ -118,7 +118,18 @@ impl Square {
     /// Reads a square name of a board of up to `max` x `max` squares (`max` 11
     /// or 13: the names of the boards up to 11x11 stop at `k11`).
     pub fn parse_up_to(s: &str, max: u8) -> Result<Square, SquareError> {
-        let max = if max > STRIDE { MAX_SIZE } else { STRIDE };
+        Square::parse_on(s, if max > STRIDE { MAX_SIZE } else { STRIDE })
+    }
+
+    /// Reads the name of a square of a `size` x `size` board (`size` at most 13).
+    ///
+    /// ```
+    /// use branan::rules::Square;
+    /// assert!(Square::parse_on("i9", 9).is_ok());
+    /// assert!(Square::parse_on("j1", 9).is_err());
+    /// ```
+    pub fn parse_on(s: &str, size: u8) -> Result<Square, SquareError> {
+        let max = size.clamp(1, MAX_SIZE);
         let err = || SquareError {
             text: s.to_owned(),
             max,

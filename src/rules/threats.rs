@@ -270,7 +270,7 @@ impl<W: Word> Position<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Game, MoveList, Reason, Targets};
+    use crate::rules::{AnyVariant, Game, MoveList, Reason, Targets};
 
     /// A tiny deterministic generator for the random positions below.
     struct Rng(u64);
@@ -283,22 +283,29 @@ mod tests {
         }
     }
 
-    /// Positions along random games of every preset.
-    fn random_positions() -> Vec<Position> {
+    /// Runs `check` on every preset, in the word of its board.
+    macro_rules! for_each_preset {
+        ($v:ident => $check:expr) => {
+            for &any in AnyVariant::presets() {
+                crate::rules::with_word!(any, AnyVariant, $v => $check);
+            }
+        };
+    }
+
+    /// Positions along random games of a preset.
+    fn random_positions<W: Word>(v: &'static Variant<W>) -> Vec<Position<W>> {
         let mut rng = Rng(0x5eed);
         let mut out = Vec::new();
-        for v in Variant::all() {
-            for _ in 0..40 {
-                let mut game = Game::new(Position::start(v));
-                for _ in 0..200 {
-                    let moves = game.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    out.push(*game.position());
-                    let m = moves[(rng.next() % moves.len() as u64) as usize];
-                    game.play(m).unwrap();
+        for _ in 0..40 {
+            let mut game = Game::new(Position::start(v));
+            for _ in 0..200 {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
                 }
+                out.push(*game.position());
+                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                game.play(m).unwrap();
             }
         }
         out
@@ -310,62 +317,68 @@ mod tests {
     /// (whose captures are checked move by move, square by square).
     #[test]
     fn king_capture_move_matches_playing_near_the_throne() {
+        for_each_preset!(v => king_captures_near_the_throne(v));
+    }
+
+    fn king_captures_near_the_throne<W: Word>(v: &'static Variant<W>) {
         let mut rng = Rng(0x7407e);
-        for v in Variant::all() {
-            let g = &v.geometry;
-            let st = v.tables.steps;
-            let throne = g.throne.index();
-            for _ in 0..3000 {
-                // The king on the throne, beside it, or one square further.
-                let mut k = throne;
-                for _ in 0..rng.next() % 3 {
-                    let around = st.around[k];
-                    let n = (rng.next() % around.count_ones() as u64) as usize;
-                    k = BitBoard(around).nth(n).map_or(k, |s| s.index());
-                }
-                let mut attackers = 0u128;
-                let mut defenders = 0u128;
-                for sq in g.board {
-                    let i = sq.index();
-                    if i == k || v.restricted.0 & bit::<u128>(i) != 0 {
-                        continue;
-                    }
-                    let near = st.around[k] & bit::<u128>(i) != 0;
-                    match rng.next() % if near { 4 } else { 12 } {
-                        0 | 1 => attackers |= bit::<u128>(i),
-                        2 => defenders |= bit::<u128>(i),
-                        _ => {}
-                    }
-                }
-                let mut pos = Position::start(v);
-                pos.attackers = BitBoard(attackers);
-                pos.defenders = BitBoard(defenders);
-                pos.king = BitBoard(bit::<u128>(k));
-                pos.turn = Side::Attackers;
-                pos.key = pos.compute_key();
-                if pos.is_decided() {
+        let g = &v.geometry;
+        let st = v.tables.steps;
+        let throne = W::index(g.throne) as usize;
+        for _ in 0..3000 {
+            // The king on the throne, beside it, or one square further.
+            let mut k = throne;
+            for _ in 0..rng.next() % 3 {
+                let around = st.around[k];
+                let n = (rng.next() % around.count_ones() as u64) as usize;
+                k = BitBoard(around).nth(n).map_or(k, |s| W::index(s) as usize);
+            }
+            let mut attackers = W::ZERO;
+            let mut defenders = W::ZERO;
+            for sq in g.board {
+                let i = W::index(sq) as usize;
+                if i == k || !(v.restricted.0 & bit::<W>(i)).is_zero() {
                     continue;
                 }
-                let captures = pos
-                    .legal_moves()
-                    .iter()
-                    .filter(|&&m| {
-                        let (next, _) = pos.play(m).unwrap();
-                        next.king().is_none()
-                    })
-                    .count();
-                let found = pos.king_capture_move();
-                assert_eq!(found.is_some(), captures > 0, "{pos:?}");
-                if let Some(m) = found {
-                    assert!(pos.play(m).unwrap().0.king().is_none(), "{pos:?} {m}");
+                let near = !(st.around[k] & bit::<W>(i)).is_zero();
+                match rng.next() % if near { 4 } else { 12 } {
+                    0 | 1 => attackers |= bit::<W>(i),
+                    2 => defenders |= bit::<W>(i),
+                    _ => {}
                 }
+            }
+            let mut pos = Position::start(v);
+            pos.attackers = BitBoard(attackers);
+            pos.defenders = BitBoard(defenders);
+            pos.king = BitBoard(bit::<W>(k));
+            pos.turn = Side::Attackers;
+            pos.key = pos.compute_key();
+            if pos.is_decided() {
+                continue;
+            }
+            let captures = pos
+                .legal_moves()
+                .iter()
+                .filter(|&&m| {
+                    let (next, _) = pos.play(m).unwrap();
+                    next.king().is_none()
+                })
+                .count();
+            let found = pos.king_capture_move();
+            assert_eq!(found.is_some(), captures > 0, "{pos:?}");
+            if let Some(m) = found {
+                assert!(pos.play(m).unwrap().0.king().is_none(), "{pos:?} {m}");
             }
         }
     }
 
     #[test]
     fn pseudo_legality_matches_the_legal_moves() {
-        for pos in random_positions().into_iter().step_by(7) {
+        for_each_preset!(v => pseudo_legality(v));
+    }
+
+    fn pseudo_legality<W: Word>(v: &'static Variant<W>) {
+        for pos in random_positions(v).into_iter().step_by(7) {
             if pos.is_decided() {
                 continue;
             }
@@ -385,7 +398,11 @@ mod tests {
 
     #[test]
     fn queries_match_playing_every_move() {
-        for pos in random_positions() {
+        for_each_preset!(v => queries(v));
+    }
+
+    fn queries<W: Word>(v: &'static Variant<W>) {
+        for pos in random_positions(v) {
             if pos.is_decided() {
                 continue;
             }
@@ -424,7 +441,10 @@ mod tests {
             assert_eq!(listed, capture_moves, "{pos:?}");
             assert_eq!(pos.has_moves(), !moves.is_empty());
             // Streaming for a subset of pieces and targets keeps the order.
-            let pieces = BitBoard(pos.occupied().0 & 0x5555_5555_5555_5555_5555_5555_5555_5555);
+            let mut pieces = BitBoard::EMPTY;
+            for sq in pos.occupied().filter(|sq| sq.index() % 2 == 0) {
+                pieces.insert(sq);
+            }
             let mut some = MoveList::new();
             pos.generate_moves_for(pieces, Targets::same(!targets), |m| some.push(m));
             let want: Vec<Move> = moves

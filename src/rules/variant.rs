@@ -3,8 +3,9 @@
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;
-use super::movement::{MoveMasks, Movement};
+use super::movement::MoveMasks;
 use super::rays::Tables;
+use super::ruleset::RuleSet;
 use super::square::{Side, Square};
 use super::word::Word;
 
@@ -355,8 +356,13 @@ pub struct Variant<W: Word = u128> {
     pub description: &'static str,
     /// Where the rules come from, in a player's words.
     pub source: &'static str,
-    /// The starting position, in branan's position notation.
+    /// The starting position, in branan's position notation (canonical form).
     pub start: &'static str,
+    /// The canonical id of the rules (see [`RuleSet::canonical_id`]): a custom
+    /// rule set's is its id.
+    pub(crate) rules_id: &'static str,
+    /// The preset's index in the presets' table; `None` for a custom rule set.
+    pub(crate) preset: Option<u8>,
     pub escape: Escape,
     pub king_capture: KingCapture,
     /// Whether the king may stop on the throne again once he has left it.
@@ -411,34 +417,51 @@ pub struct Variant<W: Word = u128> {
     pub(super) tables: Tables<W>,
 }
 
+/// What names a variant: its id and texts, the canonical id of its rules, and
+/// which preset it is, if it is one (its index in the presets' table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Naming {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub source: &'static str,
+    /// The start position in canonical form.
+    pub start: &'static str,
+    pub rules_id: &'static str,
+    pub preset: Option<u8>,
+}
+
+impl Naming {
+    /// No name yet: a variant built to check rules against, named once they pass.
+    pub const NONE: Naming = Naming {
+        id: "",
+        name: "",
+        description: "",
+        source: "",
+        start: "",
+        rules_id: "",
+        preset: None,
+    };
+}
+
 impl<W: Word> Variant<W> {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn new(
-        id: &'static str,
-        name: &'static str,
-        description: &'static str,
-        source: &'static str,
-        size: u8,
-        start: &'static str,
-        escape: Escape,
-        king_capture: KingCapture,
-        throne_reentry: bool,
-        repetition: Repetition,
-        no_capture_limit: Option<u16>,
-        no_legal_moves: NoMovesOutcome,
-        attackers_eliminated_wins: bool,
-        features: Features,
-        squares: SpecialSquares,
-        movement: Movement,
-    ) -> Variant<W> {
-        let geometry = Geometry::<W>::new(size);
-        let movement = movement.normalized(size, escape, squares.throne);
-        let squares = squares.normalized_with(
+    /// The variant of `rules` (checked: see [`RuleSet::validate`]) on a board held
+    /// in word `W`, with its board's ray `tables`.
+    pub(crate) fn build(rules: &RuleSet, naming: Naming, tables: Tables<W>) -> Variant<W> {
+        let RuleSet {
+            size,
             escape,
             king_capture,
-            features.king_anvil(),
-            movement.throne_stoppable.attackers,
-        );
+            throne_reentry,
+            repetition,
+            no_capture_limit,
+            no_legal_moves,
+            attackers_eliminated_wins,
+            features,
+            ..
+        } = *rules;
+        let geometry = Geometry::<W>::new(size);
+        let (movement, squares) = rules.played_movement_and_squares();
         let throne = if squares.throne {
             BitBoard::from_square(geometry.throne)
         } else {
@@ -521,12 +544,14 @@ impl<W: Word> Variant<W> {
         // Without a throne there is nothing the king could not re-enter.
         let throne_reentry = throne_reentry || !squares.throne;
         let moves = MoveMasks::new(&movement, throne, corner_squares, throne_reentry);
-        Variant {
-            id,
-            name,
-            description,
-            source,
-            start,
+        let mut variant = Variant {
+            id: "",
+            name: "",
+            description: "",
+            source: "",
+            start: "",
+            rules_id: "",
+            preset: None,
             escape,
             king_capture,
             throne_reentry,
@@ -550,14 +575,54 @@ impl<W: Word> Variant<W> {
             special_moves: moves.special,
             attacker_no_stop: moves.never_stop[0],
             moves: Box::new(moves),
-            tables: Tables::of(size, escape),
-        }
+            tables,
+        };
+        variant.name(naming);
+        variant
+    }
+
+    /// Gives the variant its name, texts and place among the presets.
+    pub(crate) fn name(&mut self, naming: Naming) {
+        let Naming {
+            id,
+            name,
+            description,
+            source,
+            start,
+            rules_id,
+            preset,
+        } = naming;
+        self.id = id;
+        self.name = name;
+        self.description = description;
+        self.source = source;
+        self.start = start;
+        self.rules_id = rules_id;
+        self.preset = preset;
     }
 
     /// The board's side length.
     #[inline]
     pub const fn size(&self) -> u8 {
         self.geometry.size
+    }
+
+    /// The canonical id of this variant's rules (see [`RuleSet::canonical_id`]):
+    /// for a preset the id its rules get when sent as data.
+    pub fn rules_id(&self) -> &'static str {
+        self.rules_id
+    }
+
+    /// Whether this is one of the presets (not a custom rule set).
+    pub fn is_preset(&self) -> bool {
+        self.preset.is_some()
+    }
+
+    /// The preset's index in the presets' table
+    /// ([`AnyVariant::presets`](super::AnyVariant::presets)); `None` for a custom
+    /// rule set.
+    pub fn preset_index(&self) -> Option<usize> {
+        self.preset.map(usize::from)
     }
 
     /// Whether a piece of `side` (`king` for the king) may stop on `sq`.
@@ -578,268 +643,29 @@ impl<W: Word> Variant<W> {
     }
 }
 
-impl Variant {
-    /// Looks a preset up by its id.
-    ///
-    /// ```
-    /// let v = branan::rules::Variant::by_id("tablut").unwrap();
-    /// assert_eq!(v.size(), 9);
-    /// assert!(branan::rules::Variant::by_id("chess").is_none());
-    /// ```
-    pub fn by_id(id: &str) -> Option<&'static Variant> {
-        VARIANTS.iter().find(|v| v.id == id)
-    }
-
-    /// Every preset, in a stable order.
-    pub fn all() -> &'static [Variant] {
-        &VARIANTS[..]
-    }
-}
-
-impl Variant<u64> {
-    /// The 7x7 presets (Brandubh and its classic rules) in the 64-bit word of
-    /// their board, in [`Variant::all`]'s order.
-    pub fn small() -> &'static [Variant<u64>] {
-        &SMALL_VARIANTS[..]
-    }
-}
-
-const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
-const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
-const HNEFATAFL_START: &str =
-    "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0";
-const TAWLBWRDD_START: &str =
-    "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
-
-/// A preset's rules, before they are built in the word of a board.
-struct Preset {
-    id: &'static str,
-    name: &'static str,
-    description: &'static str,
-    source: &'static str,
-    size: u8,
-    start: &'static str,
-    escape: Escape,
-    king_capture: KingCapture,
-    throne_reentry: bool,
-    repetition: Repetition,
-    no_capture_limit: Option<u16>,
-    no_legal_moves: NoMovesOutcome,
-    attackers_eliminated_wins: bool,
-    features: Features,
-    squares: SpecialSquares,
-}
-
-impl Preset {
-    fn build<W: Word>(&self) -> Variant<W> {
-        Variant::new(
-            self.id,
-            self.name,
-            self.description,
-            self.source,
-            self.size,
-            self.start,
-            self.escape,
-            self.king_capture,
-            self.throne_reentry,
-            self.repetition,
-            self.no_capture_limit,
-            self.no_legal_moves,
-            self.attackers_eliminated_wins,
-            self.features,
-            self.squares,
-            Movement::CLASSIC,
-        )
-    }
-}
-
-/// The presets, in [`Variant::all`]'s order.
-const PRESETS: [Preset; 7] = [
-    Preset {
-        id: "brandubh",
-        name: "Brandubh",
-        description: "The small Irish game on 7x7: the king flees to a corner and is captured like any piece.",
-        source: "Brandubh, the Irish tafl game, in a modern reconstruction: a draw by threefold repetition or after 120 plies without a capture",
-        size: 7,
-        start: BRANDUBH_START,
-        escape: Escape::Corners,
-        king_capture: KingCapture::Weak,
-        throne_reentry: true,
-        repetition: Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::Draw,
-        },
-        no_capture_limit: Some(120),
-        no_legal_moves: NoMovesOutcome::Loses,
-        attackers_eliminated_wins: true,
-        features: Features::BASIC,
-        squares: SpecialSquares::classic(KingCapture::Weak, true),
-    },
-    Preset {
-        id: "tablut",
-        name: "Tablut",
-        description: "The 9x9 Sami game: the king escapes to any edge square.",
-        source: "Tablut after Linnaeus's 1732 diary, as commonly played today: a draw by threefold repetition or after 120 plies without a capture",
-        size: 9,
-        start: TABLUT_START,
-        escape: Escape::Edges,
-        king_capture: KingCapture::ThroneFourBesideThree,
-        throne_reentry: true,
-        repetition: Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::Draw,
-        },
-        no_capture_limit: Some(120),
-        no_legal_moves: NoMovesOutcome::Loses,
-        attackers_eliminated_wins: true,
-        features: Features::BASIC,
-        squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-    },
-    Preset {
-        id: "tawlbwrdd",
-        name: "Tawlbwrdd",
-        description: "The Welsh game on 11x11: the king escapes to any edge square.",
-        source: "Tawlbwrdd after Robert ap Ifan's Welsh manuscript of 1587, as reconstructed by R. C. Bell",
-        size: 11,
-        start: TAWLBWRDD_START,
-        escape: Escape::Edges,
-        king_capture: KingCapture::ThroneFourBesideThree,
-        throne_reentry: false,
-        repetition: Repetition {
-            occurrence: 2,
-            outcome: RepetitionOutcome::Draw,
-        },
-        no_capture_limit: None,
-        no_legal_moves: NoMovesOutcome::Draw,
-        attackers_eliminated_wins: false,
-        features: Features::BASIC,
-        squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-    },
-    Preset {
-        id: "brandubh-classic",
-        name: "Brandubh (classic)",
-        description: "Brandubh with a strong king on the throne; repeating a position three times loses.",
-        source: "Brandubh in the reconstruction found in most tafl books and apps",
-        size: 7,
-        start: BRANDUBH_START,
-        escape: Escape::Corners,
-        king_capture: KingCapture::ThroneFour,
-        throne_reentry: true,
-        repetition: Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::MoverLoses,
-        },
-        no_capture_limit: None,
-        no_legal_moves: NoMovesOutcome::Loses,
-        attackers_eliminated_wins: false,
-        features: Features::BASIC,
-        squares: SpecialSquares::classic(KingCapture::ThroneFour, true),
-    },
-    Preset {
-        id: "tablut-linnaeus",
-        name: "Tablut (Linnaeus)",
-        description: "Tablut as Linnaeus noted it: the king may not return to the throne; a repeated position is a draw.",
-        source: "Tablut after Linnaeus's 1732 diary, in its most literal reading",
-        size: 9,
-        start: TABLUT_START,
-        escape: Escape::Edges,
-        king_capture: KingCapture::ThroneFourBesideThree,
-        throne_reentry: false,
-        repetition: Repetition {
-            occurrence: 2,
-            outcome: RepetitionOutcome::Draw,
-        },
-        no_capture_limit: None,
-        no_legal_moves: NoMovesOutcome::Draw,
-        attackers_eliminated_wins: false,
-        features: Features::BASIC,
-        squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
-    },
-    Preset {
-        id: "copenhagen",
-        name: "Copenhagen Hnefatafl",
-        description: "The 11x11 tournament game: an armed king flees to a corner, captured only from four sides; shieldwalls, edge forts and encirclement.",
-        source: "Copenhagen Hnefatafl, the rules of the World Tafl Federation's tournaments",
-        size: 11,
-        start: HNEFATAFL_START,
-        escape: Escape::Corners,
-        king_capture: KingCapture::FourSides,
-        throne_reentry: true,
-        repetition: Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::DefendersLose,
-        },
-        no_capture_limit: None,
-        no_legal_moves: NoMovesOutcome::Loses,
-        attackers_eliminated_wins: false,
-        features: Features {
-            shieldwall: true,
-            edge_forts: true,
-            encirclement: true,
-            ..Features::BASIC
-        },
-        squares: SpecialSquares::classic(KingCapture::FourSides, true),
-    },
-    Preset {
-        id: "fetlar",
-        name: "Fetlar Hnefatafl",
-        description: "The older 11x11 standard: an armed king flees to a corner, captured only from four sides; encirclement wins, repetition draws.",
-        source: "Fetlar Hnefatafl, the rules of the Fetlar Hnefatafl Panel (2007)",
-        size: 11,
-        start: HNEFATAFL_START,
-        escape: Escape::Corners,
-        king_capture: KingCapture::FourSides,
-        throne_reentry: true,
-        repetition: Repetition {
-            occurrence: 3,
-            outcome: RepetitionOutcome::Draw,
-        },
-        no_capture_limit: None,
-        no_legal_moves: NoMovesOutcome::Loses,
-        attackers_eliminated_wins: false,
-        features: Features {
-            encirclement: true,
-            ..Features::BASIC
-        },
-        squares: SpecialSquares::classic(KingCapture::FourSides, true),
-    },
-];
-
-/// The presets, built once (their tables are shared statics).
-static VARIANTS: std::sync::LazyLock<[Variant; 7]> =
-    std::sync::LazyLock::new(|| PRESETS.each_ref().map(Preset::build));
-
-/// The presets of the 7x7 board in its 64-bit word, in [`Variant::all`]'s order.
-static SMALL_VARIANTS: std::sync::LazyLock<Vec<Variant<u64>>> = std::sync::LazyLock::new(|| {
-    PRESETS
-        .iter()
-        .filter(|p| p.size <= u64::MAX_SIZE)
-        .map(Preset::build)
-        .collect()
-});
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn corner_presets_restrict_corners_and_throne() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = Variant::<u64>::by_id("brandubh").unwrap();
         assert_eq!(v.restricted.len(), 5);
         assert_eq!(v.escape_squares, v.geometry.corners);
-        let t = Variant::by_id("tablut").unwrap();
+        let t = Variant::<u128>::by_id("tablut").unwrap();
         assert_eq!(t.restricted.len(), 1);
         assert_eq!(t.escape_squares.len(), 32);
         assert!(t.king_hostile.is_empty());
-        let c = Variant::by_id("brandubh-classic").unwrap();
+        let c = Variant::<u64>::by_id("brandubh-classic").unwrap();
         assert_eq!(c.king_hostile, c.geometry.corners);
     }
 
     #[test]
     fn ids_are_unique() {
-        let all = Variant::all();
+        let all = crate::rules::AnyVariant::presets();
         for (i, a) in all.iter().enumerate() {
-            assert!(all[i + 1..].iter().all(|b| b.id != a.id));
+            assert!(all[i + 1..].iter().all(|b| b.id() != a.id()));
+            assert_eq!(a.preset_index(), Some(i));
         }
     }
 

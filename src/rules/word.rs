@@ -2,11 +2,9 @@
 //! use, and where each square's bit lies, so that each board size gets the
 //! narrowest word that holds it. The 7x7 board uses a `u64` (bit `rank * 7 +
 //! file`, bits 0-48); the 9x9 and 11x11 boards a `u128` (bit `rank * 11 + file`,
-//! a square's own number), which also holds a 7x7 board where a caller asks for
-//! that word; a 13x13 board uses a 192-bit [`Wide`] word (bit `rank * 13 + file`).
-//!
-//! A piece on a square has the same Zobrist key in every word that holds the
-//! square's board up to 11x11, so a 7x7 position hashes alike in `u64` and `u128`.
+//! a square's own number); a 13x13 board uses a 192-bit [`Wide`] word (bit `rank *
+//! 13 + file`). Which word a board is held in is chosen once, where its rule set
+//! is built.
 //!
 //! Everything generic over a word is monomorphised: a preset's position, move
 //! generation and search compile to the same code as with a plain integer.
@@ -76,10 +74,6 @@ pub trait Word:
     fn square(i: u32) -> Square;
     /// The bit of `sq`, which lies on a board the word holds.
     fn index(sq: Square) -> u32;
-    /// The Zobrist key of `piece` (0 attacker, 1 defender, 2 king) on bit `i`.
-    fn piece_key(piece: usize, i: u32) -> u64;
-    /// The ray and step tables of a `size` x `size` board held by this word.
-    fn tables(size: u8, escape: super::variant::Escape) -> super::rays::Tables<Self>;
 
     /// Whether bit `i` is set.
     #[inline(always)]
@@ -136,13 +130,6 @@ impl Word for u128 {
     #[inline(always)]
     fn index(sq: Square) -> u32 {
         sq.index() as u32
-    }
-    #[inline(always)]
-    fn piece_key(piece: usize, i: u32) -> u64 {
-        super::zobrist::PIECE_KEYS[piece][i as usize]
-    }
-    fn tables(size: u8, escape: super::variant::Escape) -> super::rays::Tables<u128> {
-        super::rays::tables_u128(size, escape)
     }
 }
 
@@ -225,13 +212,6 @@ impl Word for u64 {
     #[inline(always)]
     fn index(sq: Square) -> u32 {
         u32::from(LAYOUT7.bit[sq.index()])
-    }
-    #[inline(always)]
-    fn piece_key(piece: usize, i: u32) -> u64 {
-        super::zobrist::SMALL_PIECE_KEYS[piece][i as usize]
-    }
-    fn tables(size: u8, escape: super::variant::Escape) -> super::rays::Tables<u64> {
-        super::rays::tables_small(size, escape)
     }
 }
 
@@ -465,13 +445,6 @@ impl Word for Wide {
     #[inline(always)]
     fn index(sq: Square) -> u32 {
         u32::from(LAYOUT13.bit[sq.index()])
-    }
-    #[inline(always)]
-    fn piece_key(piece: usize, i: u32) -> u64 {
-        super::zobrist::WIDE_PIECE_KEYS[piece][i as usize]
-    }
-    fn tables(size: u8, escape: super::variant::Escape) -> super::rays::Tables<Wide> {
-        super::rays::tables_wide(size, escape)
     }
 }
 

@@ -1,8 +1,12 @@
 //! Zobrist keys: one random 64-bit key per (piece, square) and one for the side to
 //! move. A position's key is the XOR of the keys of what is on it, kept up to date
 //! move by move. It keys repetition, the transposition table and the cache.
+//!
+//! The keys are indexed by square number, whatever the word a board is held in:
+//! every board up to 11x11 draws from one stream (so a piece on a square has the
+//! same key on all of them), the 13x13 board from a stream of its own.
 
-use super::square::{Piece, Square};
+use super::square::{Piece, SQUARES, STRIDE, Square};
 use super::word::Word;
 
 const fn splitmix64(state: u64) -> (u64, u64) {
@@ -13,14 +17,14 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-/// One key per piece and bit, drawn in order from the stream seeded with `seed`.
-const fn piece_keys<const BITS: usize>(seed: u64) -> [[u64; BITS]; 3] {
-    let mut keys = [[0u64; BITS]; 3];
+/// `N` keys per piece, drawn in order from the stream seeded with `seed`.
+const fn piece_keys<const N: usize>(seed: u64) -> [[u64; N]; 3] {
+    let mut keys = [[0u64; N]; 3];
     let mut state = seed;
     let mut p = 0;
     while p < 3 {
         let mut sq = 0;
-        while sq < BITS {
+        while sq < N {
             let (s, k) = splitmix64(state);
             state = s;
             keys[p][sq] = k;
@@ -31,24 +35,21 @@ const fn piece_keys<const BITS: usize>(seed: u64) -> [[u64; BITS]; 3] {
     keys
 }
 
-const NARROW_KEYS: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
+/// A table of keys by square number, one entry for every value of a square's
+/// byte, so that a lookup needs no bounds check (the squares past a board's have
+/// no key).
+type Keys = [[u64; 256]; 3];
 
-pub(super) static PIECE_KEYS: [[u64; 128]; 3] = NARROW_KEYS;
-
-/// The 7x7 board's keys by bit of its `u64` word: each the key of the same
-/// square on the boards up to 11x11, so that a 7x7 position hashes to the same
-/// number in either word (bits off the board get no key).
-pub(super) static SMALL_PIECE_KEYS: [[u64; 64]; 3] = {
-    let mut keys = [[0u64; 64]; 3];
-    let stride = <u64 as Word>::STRIDE;
+/// The keys of the boards up to 11x11, by square number (below 121; the stream
+/// is drawn 128 keys a piece).
+static NARROW_KEYS: Keys = {
+    const DRAWN: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
+    let mut keys = [[0u64; 256]; 3];
     let mut p = 0;
     while p < 3 {
         let mut i = 0;
-        while i < 64 {
-            let (file, rank) = (i % stride, i / stride);
-            if file < 7 && rank < 7 {
-                keys[p][i as usize] = NARROW_KEYS[p][Square::new(file as u8, rank as u8).index()];
-            }
+        while i < 128 {
+            keys[p][i] = DRAWN[p][i];
             i += 1;
         }
         p += 1;
@@ -56,9 +57,24 @@ pub(super) static SMALL_PIECE_KEYS: [[u64; 64]; 3] = {
     keys
 };
 
-/// The 13x13 board's keys by bit: a stream of its own, so that the keys of the
-/// smaller boards stay what they always were.
-pub(super) static WIDE_PIECE_KEYS: [[u64; 192]; 3] = piece_keys(0x7769_6465); // "wide"
+/// The 13x13 board's keys by square number: its stream is drawn in the order of
+/// the board's ranks (`rank * 13 + file`), so that the keys of the smaller boards
+/// stay what they always were.
+static WIDE_KEYS: Keys = {
+    const DRAWN: [[u64; 192]; 3] = piece_keys(0x7769_6465); // "wide"
+    let mut keys = [[0u64; 256]; 3];
+    let mut p = 0;
+    while p < 3 {
+        let mut i = 0;
+        while i < SQUARES {
+            let sq = Square::from_index(i as u8);
+            keys[p][i] = DRAWN[p][sq.rank() as usize * 13 + sq.file() as usize];
+            i += 1;
+        }
+        p += 1;
+    }
+    keys
+};
 
 /// XORed in when the defenders are to move.
 pub const DEFENDERS_TO_MOVE: u64 = splitmix64(0x7369_6465).1;
@@ -66,13 +82,17 @@ pub const DEFENDERS_TO_MOVE: u64 = splitmix64(0x7369_6465).1;
 /// The key of `piece` standing on `sq` on the boards up to 11x11.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    PIECE_KEYS[piece.index()][sq.index()]
+    NARROW_KEYS[piece.index()][sq.index()]
 }
 
-/// The key of `piece` standing on `sq` on a board of word `W`.
+/// The key of `piece` standing on `sq` on a board held in word `W`.
 #[inline(always)]
 pub(crate) fn key_of<W: Word>(piece: Piece, sq: Square) -> u64 {
-    W::piece_key(piece.index(), W::index(sq))
+    if W::MAX_SIZE > STRIDE {
+        WIDE_KEYS[piece.index()][sq.index()]
+    } else {
+        NARROW_KEYS[piece.index()][sq.index()]
+    }
 }
 
 #[cfg(test)]
@@ -81,26 +101,43 @@ mod tests {
 
     #[test]
     fn keys_are_distinct() {
-        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().copied().collect();
-        all.push(DEFENDERS_TO_MOVE);
-        let n = all.len();
-        all.sort_unstable();
-        all.dedup();
-        assert_eq!(all.len(), n);
+        // The keys of real squares: 128 a piece drawn for the narrow boards, one a
+        // square of the 13x13 board.
+        let narrow = NARROW_KEYS.iter().flat_map(|k| &k[..128]);
+        let wide = WIDE_KEYS.iter().flat_map(|k| &k[..SQUARES]);
+        for keys in [
+            narrow.copied().collect::<Vec<u64>>(),
+            wide.copied().collect(),
+        ] {
+            let mut all = keys;
+            all.push(DEFENDERS_TO_MOVE);
+            let n = all.len();
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(all.len(), n);
+        }
     }
 
     #[test]
-    fn a_7x7_square_has_the_same_key_in_both_words() {
-        for rank in 0..7 {
-            for file in 0..7 {
+    fn every_board_up_to_11x11_shares_its_keys() {
+        for rank in 0..11 {
+            for file in 0..11 {
                 let sq = Square::new(file, rank);
                 for piece in [Piece::Attacker, Piece::Defender, Piece::King] {
                     assert_eq!(key_of::<u64>(piece, sq), key_of::<u128>(piece, sq), "{sq}");
-                    assert_eq!(key_of::<u64>(piece, sq), piece_key(piece, sq));
+                    assert_eq!(key_of::<u128>(piece, sq), piece_key(piece, sq));
                 }
             }
         }
-        // A bit off the board has no key, so no position can hash through it.
-        assert_eq!(SMALL_PIECE_KEYS[0][49..], [0; 15]);
+        // The 13x13 board's stream, drawn rank by rank: a1 first, then b1.
+        let drawn: [[u64; 2]; 3] = piece_keys(0x7769_6465);
+        assert_eq!(
+            key_of::<super::super::word::Wide>(Piece::Attacker, Square::new(0, 0)),
+            drawn[0][0]
+        );
+        assert_eq!(
+            key_of::<super::super::word::Wide>(Piece::Attacker, Square::new(1, 0)),
+            drawn[0][1]
+        );
     }
 }

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::rules::{Game, Position, Variant};
+use crate::rules::AnyVariant;
 
 use super::{Limits, Searcher};
 
@@ -74,14 +74,14 @@ pub fn run(depth_delta: i32) -> BenchReport {
     let mut searcher = Searcher::default();
     let mut lines = Vec::new();
     for &(id, text, depth) in POSITIONS {
-        let Some(v) = Variant::by_id(id) else {
+        let Some(v) = AnyVariant::by_id(id) else {
             continue;
         };
-        let Ok(pos) = Position::parse(v, text) else {
+        let Ok(pos) = v.parse_position(text) else {
             continue;
         };
         let depth = (depth as i32 + depth_delta).max(1) as u32;
-        let a = searcher.analyze(&Game::new(pos), &Limits::depth(depth), 1, &stop);
+        let a = searcher.analyze(&pos.game(), &Limits::depth(depth), 1, &stop);
         lines.push(BenchLine {
             variant: id,
             position: text,

@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn the_closing_diagonals_and_mouths_come_from_the_corners() {
-        let v = Variant::by_id("copenhagen").unwrap();
+        let v = Variant::<u128>::by_id("copenhagen").unwrap();
         let c = CornerPlay::new(v).unwrap();
         assert_eq!(c.closing.len(), 4);
         let a1 = c
@@ -190,12 +190,12 @@ mod tests {
         assert_eq!(a2.dir, Direction::East);
         assert_eq!(a2.ray.count_ones(), 10);
         // No corners to guard where the king escapes to the edge.
-        assert!(CornerPlay::new(Variant::by_id("tawlbwrdd").unwrap()).is_none());
+        assert!(CornerPlay::new(Variant::<u128>::by_id("tawlbwrdd").unwrap()).is_none());
     }
 
     #[test]
     fn a_full_diagonal_closes_a_corner() {
-        let v = Variant::by_id("copenhagen").unwrap();
+        let v = Variant::<u128>::by_id("copenhagen").unwrap();
         let c = CornerPlay::new(v).unwrap();
         assert_eq!(c.guards(mask(&["a3", "b2", "e5"])), (2, 0));
         assert_eq!(c.guards(mask(&["a3", "b2", "c1"])), (3, 1));
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn routes_reach_the_mouths_across_the_board() {
-        let v = Variant::by_id("copenhagen").unwrap();
+        let v = Variant::<u128>::by_id("copenhagen").unwrap();
         let c = CornerPlay::new(v).unwrap();
         // The king on e5 alone with one attacker on k5: he reaches e2 and e10,
         // from which rank 2 (to a2 and k2) and rank 10 are open; and b5, j5, from

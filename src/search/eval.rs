@@ -3,7 +3,9 @@
 //! escape squares, and the pressure around the king. The weights are in
 //! [`super::params`].
 
-use crate::rules::{Direction, Escape, Position, Side, Square, Variant, Word};
+use crate::rules::{
+    AnyVariant, Direction, Escape, Position, Side, Square, Variant, Word, with_word,
+};
 
 use crate::rules::{line_squares, lines_from};
 
@@ -44,6 +46,22 @@ impl Family {
     }
 }
 
+impl Family {
+    /// The family of `v`.
+    pub fn of(v: AnyVariant) -> Family {
+        with_word!(v, AnyVariant, v => family(v))
+    }
+
+    /// The family's weights.
+    pub fn weights(self) -> &'static Weights {
+        match self {
+            Family::Corner => &CORNER,
+            Family::CornerLarge => &CORNER_LARGE,
+            Family::Edge => &EDGE,
+        }
+    }
+}
+
 /// `v`'s family.
 pub fn family<W: Word>(v: &Variant<W>) -> Family {
     match v.escape {
@@ -55,11 +73,7 @@ pub fn family<W: Word>(v: &Variant<W>) -> Family {
 
 /// The weights for `v`'s [`family`].
 pub fn weights<W: Word>(v: &Variant<W>) -> &'static Weights {
-    match family(v) {
-        Family::Corner => &CORNER,
-        Family::CornerLarge => &CORNER_LARGE,
-        Family::Edge => &EDGE,
-    }
+    family(v).weights()
 }
 
 /// Squares next to or diagonal to a corner (corner presets), or the ring one step in
@@ -321,11 +335,11 @@ impl Tally for Terms {
 /// A game of up to `plies` random legal moves from the start of `v`, drawn with
 /// `rand`: positions for the tests of the evaluation and its tuning.
 #[cfg(test)]
-pub(crate) fn random_game(
-    v: &'static crate::rules::Variant,
+pub(crate) fn random_game<W: Word>(
+    v: &'static Variant<W>,
     plies: u64,
     rand: &mut impl FnMut() -> u64,
-) -> crate::rules::Game {
+) -> crate::rules::Game<W> {
     let mut game = crate::rules::Game::new(Position::start(v));
     for _ in 0..plies {
         let moves = game.legal_moves();
@@ -343,7 +357,6 @@ pub(crate) fn random_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
 
     /// The terms with the weights are the evaluation, in every family (edge
     /// escape, corner escape on small and large boards), with either side to move.
@@ -357,12 +370,22 @@ mod tests {
             seed
         };
         for id in ["brandubh", "tablut", "copenhagen", "tawlbwrdd"] {
-            let v = Variant::by_id(id).unwrap();
+            let v = AnyVariant::by_id(id).unwrap();
+            with_word!(v, AnyVariant, v => terms_are_the_evaluation(id, v, &mut rand));
+        }
+    }
+
+    fn terms_are_the_evaluation<W: Word>(
+        id: &str,
+        v: &'static Variant<W>,
+        rand: &mut impl FnMut() -> u64,
+    ) {
+        {
             let eval = Evaluator::new(v);
             let mut nonzero = [false; TERMS];
             for _ in 0..60 {
                 let plies = rand() % 60;
-                let game = random_game(v, plies, &mut rand);
+                let game = random_game(v, plies, rand);
                 let pos = game.position();
                 let terms = eval.terms(pos);
                 let s = terms.score(weights(v));

@@ -15,7 +15,7 @@
 
 use super::eval::{Family, family};
 use super::{Analysis, Limits, MAX_MULTIPV, Score};
-use crate::rules::{AnyGame, Variant, Word};
+use crate::rules::{AnyVariant, Variant, Word, with_word};
 
 /// The strongest level: the full engine.
 pub const MAX_LEVEL: u8 = 10;
@@ -116,8 +116,8 @@ impl Board {
         }
     }
 
-    pub fn of_game(g: &AnyGame) -> Board {
-        crate::with_word!(g, AnyGame, g => Board::of(g.position().variant()))
+    pub fn of_variant(v: AnyVariant) -> Board {
+        with_word!(v, AnyVariant, v => Board::of(v))
     }
 }
 
@@ -156,6 +156,29 @@ pub fn limits(level: u8, board: Board, asked: &Limits, multipv: usize) -> (Limit
         ..*asked
     };
     (limits, lines)
+}
+
+/// An analysis at a strength level: the limits and the lines asked for, the
+/// level (1 to [`MAX_LEVEL`]) and the seed of its choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelRequest {
+    pub limits: Limits,
+    pub multipv: usize,
+    pub level: u8,
+    pub seed: u64,
+}
+
+impl LevelRequest {
+    /// Runs `search(limits, lines)` with the level's [`limits`] on `board`, makes
+    /// the level's choice among its lines ([`apply`]) and keeps the lines asked
+    /// for: the one way every caller analyses at a level.
+    pub fn run(&self, board: Board, search: impl FnOnce(&Limits, usize) -> Analysis) -> Analysis {
+        let (limits, lines) = limits(self.level, board, &self.limits, self.multipv);
+        let mut analysis = search(&limits, lines);
+        apply(&mut analysis, self.level, board, self.seed);
+        analysis.lines.truncate(self.multipv);
+        analysis
+    }
 }
 
 /// The tighter of two optional bounds (none when neither is set).
@@ -261,12 +284,12 @@ pub fn apply(a: &mut Analysis, level: u8, board: Board, seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Move, Square, Variant};
+    use crate::rules::{Move, Square};
     use crate::search::Line;
     use std::time::Duration;
 
     fn board(id: &str) -> Board {
-        Board::of(Variant::by_id(id).unwrap())
+        Board::of_variant(AnyVariant::by_id(id).unwrap())
     }
 
     const SMALL: Board = Board {
@@ -458,7 +481,7 @@ mod tests {
         use crate::search::Searcher;
         use std::sync::atomic::AtomicBool;
 
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = Variant::<u64>::by_id("brandubh").unwrap();
         // The start, where several moves are about as good.
         let game = Game::new(Position::start(v));
         let level = (1..MAX_LEVEL)

@@ -2,16 +2,19 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use branan::rules::{Game, Position, Variant};
+//! use branan::rules::AnyVariant;
 //! use branan::search::{Limits, Score, analyze};
 //!
 //! // Tablut: the king on b8 steps to the edge.
-//! let v = Variant::by_id("tablut").unwrap();
-//! let game = Game::new(Position::parse(v, "9/1K7/9/9/9/9/9/9/8t d 0").unwrap());
+//! let v = AnyVariant::by_id("tablut").unwrap();
+//! let game = v.parse_position("9/1K7/9/9/9/9/9/9/8t d 0").unwrap().game();
 //! let a = analyze(&game, &Limits::depth(3), 1, &AtomicBool::new(false));
 //! assert_eq!(a.score, Score::Win(1));
 //! assert!(a.best_move.is_some());
 //! ```
+//!
+//! Every analysis takes a game of any board ([`AnyGame`](crate::rules::AnyGame))
+//! or of one word ([`Game`]); the search runs in the word of the game's board.
 //!
 //! Files: `search.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
@@ -35,10 +38,11 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::rules::{Game, Move, Outcome, Word};
+use crate::rules::{AnyGameRef, Game, Move, Outcome, Word, with_word};
 
 pub use clock::Limits;
 pub use eval::weights;
+pub use level::LevelRequest;
 
 use clock::Clock;
 use eval::Evaluator;
@@ -151,9 +155,9 @@ impl Searcher {
     /// Analyses the game's position, with repetition judged over the game's history.
     /// `multipv` is clamped to `1..=MAX_MULTIPV`; raising `stop` ends the search
     /// early with the best result so far.
-    pub fn analyze<W: Word>(
+    pub fn analyze<'a>(
         &mut self,
-        game: &Game<W>,
+        game: impl Into<AnyGameRef<'a>>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
@@ -163,9 +167,9 @@ impl Searcher {
 
     /// [`Searcher::analyze`], calling `listener` after every completed iteration
     /// (between iterations: the search itself is the same with or without one).
-    pub fn analyze_with<W: Word>(
+    pub fn analyze_with<'a>(
         &mut self,
-        game: &Game<W>,
+        game: impl Into<AnyGameRef<'a>>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
@@ -173,7 +177,25 @@ impl Searcher {
     ) -> Analysis {
         self.tt.new_search();
         self.heur.clear();
-        self.search(game, limits, multipv, stop, listener, None)
+        with_word!(game.into(), AnyGameRef, g => self.search(g, limits, multipv, stop, listener, None))
+    }
+
+    /// The analysis a player at a strength level makes of the game (see
+    /// [`level`]): the level's own limits and lines (within those asked for), its
+    /// choice among the lines as the best move, and `request.multipv` lines kept
+    /// (the engine's best first). `listener` hears each completed iteration, with
+    /// every line the level searched.
+    pub fn analyze_at_level<'a>(
+        &mut self,
+        game: impl Into<AnyGameRef<'a>>,
+        request: &LevelRequest,
+        stop: &AtomicBool,
+        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+    ) -> Analysis {
+        let game = game.into();
+        request.run(level::Board::of_variant(game.variant()), |limits, lines| {
+            self.analyze_with(game, limits, lines, stop, listener)
+        })
     }
 
     /// Searches the game's position again over `moves` only (UCI's
@@ -183,14 +205,16 @@ impl Searcher {
     /// of these moves come from the same search, and so compare with that
     /// analysis's lines at the same depth. Its result depends on that earlier
     /// analysis, as well as on its own limits.
-    pub fn analyze_moves<W: Word>(
+    pub fn analyze_moves<'a>(
         &mut self,
-        game: &Game<W>,
+        game: impl Into<AnyGameRef<'a>>,
         limits: &Limits,
         moves: &[Move],
         stop: &AtomicBool,
     ) -> Analysis {
-        self.search(game, limits, moves.len(), stop, None, Some(moves))
+        with_word!(game.into(), AnyGameRef, g => {
+            self.search(g, limits, moves.len(), stop, None, Some(moves))
+        })
     }
 
     /// The iterative deepening of the game's position, over `only` of its moves
@@ -204,12 +228,6 @@ impl Searcher {
         mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
         only: Option<&[Move]>,
     ) -> Analysis {
-        // A 7x7 game held in a wider word is searched in the 64-bit word of its
-        // board: node for node the same search (the same keys), on a word a
-        // third the width.
-        if let Some(small) = game.in_small_word() {
-            return self.search(&small, limits, multipv, stop, listener, only);
-        }
         let clock = Clock::new(limits, stop);
         let pos = *game.position();
         if let Some(outcome) = game.outcome() {
@@ -346,8 +364,8 @@ fn to_lines(results: &[RootResult]) -> Vec<Line> {
 }
 
 /// Analyses `game` with a fresh engine (see [`Searcher::analyze`]).
-pub fn analyze<W: Word>(
-    game: &Game<W>,
+pub fn analyze<'a>(
+    game: impl Into<AnyGameRef<'a>>,
     limits: &Limits,
     multipv: usize,
     stop: &AtomicBool,

@@ -3,7 +3,7 @@
 //! make `sigmoid(scale * score)` predict the results with the least squared error.
 //! The weight of an attacking soldier stays fixed: it is the unit of every score.
 
-use crate::rules::{Position, Side, Word};
+use crate::rules::{AnyPosition, AnyVariant, Position, Side, Word, any_word_enum, with_word};
 
 use super::eval::{Evaluator, TERMS, Terms};
 use super::params::{Term, Weights};
@@ -30,6 +30,30 @@ pub(crate) fn sample<W: Word>(
         terms: eval.terms(pos),
         result,
     })
+}
+
+any_word_enum! {
+    /// The evaluation of one rule set, in the word of its board (one per preset
+    /// while tuning, so its size does not matter).
+    #[allow(clippy::large_enum_variant)]
+    pub(crate) enum AnyEvaluator of Evaluator
+}
+
+impl AnyEvaluator {
+    pub(crate) fn new(v: AnyVariant) -> AnyEvaluator {
+        with_word!(v, AnyVariant, v => AnyEvaluator::from(Evaluator::new(v)))
+    }
+
+    /// [`sample`] of a position of this evaluator's rule set (`None` for a
+    /// position of another board, too).
+    pub(crate) fn sample(&self, pos: &AnyPosition, result: f64) -> Option<Sample> {
+        match (self, pos) {
+            (AnyEvaluator::Small(e), AnyPosition::Small(p)) => sample(e, p, result),
+            (AnyEvaluator::Narrow(e), AnyPosition::Narrow(p)) => sample(e, p, result),
+            (AnyEvaluator::Wide(e), AnyPosition::Wide(p)) => sample(e, p, result),
+            _ => None,
+        }
+    }
 }
 
 /// What [`tune`] found.
@@ -169,7 +193,7 @@ mod tests {
     /// weights: the tuner must move towards them from other weights.
     #[test]
     fn tuning_recovers_the_weights_that_made_the_results() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = Variant::<u64>::by_id("brandubh").unwrap();
         let eval = Evaluator::new(v);
         let mut hidden = CORNER;
         hidden.king_distance = 40;

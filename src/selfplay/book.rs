@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::rules::{Game, Move, Position, Variant};
+use crate::rules::{AnyGame, AnyVariant, Move};
 use crate::search::level::Rng;
 use crate::search::{Limits, Score, Searcher};
 
@@ -24,19 +24,20 @@ fn shipped(id: &str) -> Option<&'static str> {
 
 /// Parses a book: one opening a line, moves separated by spaces (`#` starts a
 /// comment); every opening must be legal from the start and leave the game going.
-pub fn parse(variant: &'static Variant, text: &str) -> Result<Vec<Vec<Move>>, String> {
+pub fn parse(variant: AnyVariant, text: &str) -> Result<Vec<Vec<Move>>, String> {
     let mut book = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let mut game = Game::new(Position::start(variant));
+        let mut game = variant.start_position().game();
         let mut moves = Vec::new();
         for word in line.split_whitespace() {
-            let m: Move = word
-                .parse()
-                .map_err(|e| format!("line {}: `{word}`: {e}", n + 1))?;
+            let m = variant
+                .parse_move(word)
+                .map_err(|e| format!("line {}: `{word}`: {e}", n + 1))?
+                .mv;
             game.play(m)
                 .map_err(|e| format!("line {}: `{word}`: {e}", n + 1))?;
             moves.push(m);
@@ -54,8 +55,8 @@ pub fn parse(variant: &'static Variant, text: &str) -> Result<Vec<Vec<Move>>, St
 
 /// The preset's shipped book, or one made now (`make(variant, 40, 4, 1, ...)`) for a
 /// preset that has none.
-pub fn for_variant(variant: &'static Variant) -> Result<Vec<Vec<Move>>, String> {
-    match shipped(variant.id) {
+pub fn for_variant(variant: AnyVariant) -> Result<Vec<Vec<Move>>, String> {
+    match shipped(variant.id()) {
         Some(text) => parse(variant, text),
         None => Ok(make(variant, &BookSpec::default())),
     }
@@ -87,10 +88,10 @@ impl Default for BookSpec {
 
 /// The score of a game for the attackers, from a node-limited search (`None` for a
 /// forced result).
-fn attackers_cp(searcher: &mut Searcher, game: &Game, nodes: u64) -> Option<i32> {
+fn attackers_cp(searcher: &mut Searcher, game: &AnyGame, nodes: u64) -> Option<i32> {
     let a = searcher.analyze(game, &Limits::nodes(nodes), 1, &AtomicBool::new(false));
     let Score::Cp(cp) = a.score else { return None };
-    Some(match game.position().side_to_move() {
+    Some(match game.side_to_move() {
         crate::rules::Side::Attackers => cp,
         crate::rules::Side::Defenders => -cp,
     })
@@ -99,9 +100,9 @@ fn attackers_cp(searcher: &mut Searcher, game: &Game, nodes: u64) -> Option<i32>
 /// Makes a book: random sequences of `plies` moves from the start, kept when a
 /// node-limited search scores them within `max_cp` of the start (for the
 /// attackers) and no two end in the same position. Deterministic for a seed.
-pub fn make(variant: &'static Variant, spec: &BookSpec) -> Vec<Vec<Move>> {
+pub fn make(variant: AnyVariant, spec: &BookSpec) -> Vec<Vec<Move>> {
     let mut searcher = Searcher::new(8);
-    let start = Game::new(Position::start(variant));
+    let start = variant.start_position().game();
     let base = attackers_cp(&mut searcher, &start, spec.nodes).unwrap_or(0);
     let mut rng = Rng::new(spec.seed);
     let mut seen = std::collections::HashSet::new();
@@ -139,14 +140,14 @@ pub fn make(variant: &'static Variant, spec: &BookSpec) -> Vec<Vec<Move>> {
 /// of the opening's own end (for the attackers), after at most 20 tries (none
 /// added when none is). Deterministic: each search starts from an empty table.
 pub fn extend(
-    variant: &'static Variant,
+    variant: AnyVariant,
     opening: &[Move],
     plies: usize,
     seed: u64,
     nodes: u64,
     max_cp: i32,
 ) -> Vec<Move> {
-    let mut base = Game::new(Position::start(variant));
+    let mut base = variant.start_position().game();
     for &m in opening {
         if base.play(m).is_err() {
             return opening.to_vec();
@@ -155,7 +156,7 @@ pub fn extend(
     if plies == 0 || base.outcome().is_some() {
         return opening.to_vec();
     }
-    let score = |game: &Game| attackers_cp(&mut Searcher::new(1), game, nodes);
+    let score = |game: &AnyGame| attackers_cp(&mut Searcher::new(1), game, nodes);
     let Some(before) = score(&base) else {
         return opening.to_vec();
     };
@@ -199,29 +200,29 @@ mod tests {
 
     #[test]
     fn every_preset_ships_a_valid_book_of_distinct_openings() {
-        for v in Variant::all() {
+        for &v in AnyVariant::presets() {
             // Shipped, not made at run time: a match's openings do not change with
             // the search.
-            let text = shipped(v.id).unwrap_or_else(|| panic!("{}: no shipped book", v.id));
-            let made_by = format!("(branan openings --variant {} ", v.id);
+            let text = shipped(v.id()).unwrap_or_else(|| panic!("{}: no shipped book", v.id()));
+            let made_by = format!("(branan openings --variant {} ", v.id());
             assert!(
                 text.lines().next().is_some_and(|l| l.contains(&made_by)),
                 "{}: the first line names another command",
-                v.id
+                v.id()
             );
-            let book = parse(v, text).unwrap_or_else(|e| panic!("{}: {e}", v.id));
-            assert_eq!(for_variant(v).as_ref(), Ok(&book), "{}", v.id);
-            assert!(book.len() >= 20, "{}: {} openings", v.id, book.len());
+            let book = parse(v, text).unwrap_or_else(|e| panic!("{}: {e}", v.id()));
+            assert_eq!(for_variant(v).as_ref(), Ok(&book), "{}", v.id());
+            assert!(book.len() >= 20, "{}: {} openings", v.id(), book.len());
             let mut ends = std::collections::HashSet::new();
             for line in &book {
-                let mut g = Game::new(Position::start(v));
+                let mut g = v.start_position().game();
                 for &m in line {
                     g.play(m).unwrap();
                 }
                 assert!(
                     ends.insert(g.position().key()),
                     "{}: a repeated opening",
-                    v.id
+                    v.id()
                 );
             }
         }
@@ -229,7 +230,7 @@ mod tests {
 
     #[test]
     fn a_book_is_reproducible_and_parses_back() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = AnyVariant::by_id("brandubh").unwrap();
         let spec = BookSpec {
             count: 5,
             plies: 2,
@@ -244,7 +245,7 @@ mod tests {
 
     #[test]
     fn an_extended_opening_is_legal_reproducible_and_varies_with_the_seed() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = AnyVariant::by_id("brandubh").unwrap();
         let opening = for_variant(v).unwrap()[0].clone();
         let ext = |seed| extend(v, &opening, 2, seed, 2_000, 100);
         let mut seen = std::collections::HashSet::new();
@@ -253,7 +254,7 @@ mod tests {
             assert_eq!(e, ext(seed));
             assert_eq!(&e[..opening.len()], &opening[..]);
             assert_eq!(e.len(), opening.len() + 2, "seed {seed}");
-            let mut g = Game::new(Position::start(v));
+            let mut g = v.start_position().game();
             for &m in &e {
                 g.play(m).unwrap();
             }
@@ -266,7 +267,7 @@ mod tests {
 
     #[test]
     fn a_bad_book_says_where() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = AnyVariant::by_id("brandubh").unwrap();
         let e = parse(v, "# a comment\nd2-f2 d3-e3\nd2-d1\n").unwrap_err();
         assert!(e.starts_with("line 3: `d2-d1`"), "{e}");
         assert!(parse(v, "\n# nothing\n").is_err());

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
-use crate::rules::{Game, Move, Position};
-use crate::search::level::{self, MAX_LEVEL, Rng};
-use crate::search::{Limits, Score, Searcher};
+use crate::rules::{AnyGame, AnyPosition, Move};
+use crate::search::level::{MAX_LEVEL, Rng};
+use crate::search::{LevelRequest, Limits, Score, Searcher};
 
 /// A player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,11 +76,15 @@ impl PerMove {
 
 /// The position to send another binary: the position after the last capture (or
 /// the start) and the moves since, which is all repetition can depend on.
-fn since_capture(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
+fn since_capture(start: &AnyPosition, moves: &[Move]) -> (AnyPosition, Vec<Move>) {
     let mut pos = *start;
     let mut base = (*start, 0);
     for (i, &m) in moves.iter().enumerate() {
-        pos.play_unchecked(m);
+        // The moves of a game, each legal where it was played.
+        let Ok((next, _)) = pos.play(m) else {
+            break;
+        };
+        pos = next;
         if pos.plies_since_capture() == 0 {
             base = (pos, i + 1);
         }
@@ -88,10 +92,15 @@ fn since_capture(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
     (base.0, moves[base.1..].to_vec())
 }
 
-fn ask_binary(path: &PathBuf, start: &Position, game: &Game, per: PerMove) -> Result<Move, String> {
+fn ask_binary(
+    path: &PathBuf,
+    start: &AnyPosition,
+    game: &AnyGame,
+    per: PerMove,
+) -> Result<Move, String> {
     let (pos, moves) = since_capture(start, game.moves());
     let mut req = serde_json::json!({
-        "variant": pos.variant().id,
+        "variant": pos.variant().id(),
         "position": pos.to_string(),
         "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
     });
@@ -128,8 +137,8 @@ fn ask_binary(path: &PathBuf, start: &Position, game: &Game, per: PerMove) -> Re
 pub fn pick(
     engine: &Engine,
     searcher: &mut Searcher,
-    start: &Position,
-    game: &Game,
+    start: &AnyPosition,
+    game: &AnyGame,
     per: PerMove,
     seed: u64,
 ) -> Result<(Move, Option<Score>), String> {
@@ -142,12 +151,16 @@ pub fn pick(
             Ok((moves.as_slice()[Rng::new(seed).below(moves.len())], None))
         }
         Engine::Level(l) => {
-            let board = level::Board::of(start.variant());
-            let (limits, multipv) = level::limits(*l, board, &per.limits(), 1);
-            let mut a = searcher.analyze(game, &limits, multipv, &AtomicBool::new(false));
-            // The engine's own judgement of the position, before a level's choice.
+            let request = LevelRequest {
+                limits: per.limits(),
+                multipv: 1,
+                level: *l,
+                seed,
+            };
+            let a = searcher.analyze_at_level(game, &request, &AtomicBool::new(false), None);
+            // The engine's own judgement of the position (its first line), not the
+            // level's choice.
             let score = a.lines.first().map(|line| line.score);
-            level::apply(&mut a, *l, board, seed);
             a.best_move
                 .map(|m| (m, score))
                 .ok_or_else(|| "the engine found no move".to_owned())
@@ -159,7 +172,7 @@ pub fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::rules::AnyVariant;
 
     #[test]
     fn engines_parse() {
@@ -173,8 +186,8 @@ mod tests {
 
     #[test]
     fn the_history_sent_starts_at_the_last_capture() {
-        let v = Variant::by_id("brandubh").unwrap();
-        let start = Position::parse(v, "4t2/7/7/2tK3/7/7/7 d 0").unwrap();
+        let v = AnyVariant::by_id("brandubh").unwrap();
+        let start = v.parse_position("4t2/7/7/2tK3/7/7/7 d 0").unwrap();
         let moves: Vec<Move> = ["d4-d5", "e7-f7"]
             .iter()
             .map(|m| m.parse().unwrap())

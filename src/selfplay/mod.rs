@@ -21,7 +21,7 @@ use std::sync::mpsc;
 
 use serde::Serialize;
 
-use crate::rules::{Game, Move, Position, Side, Variant};
+use crate::rules::{AnyVariant, Move, Side};
 use crate::search::Searcher;
 use crate::search::level::Rng;
 
@@ -37,7 +37,7 @@ pub const MAX_PLIES: usize = 600;
 pub struct MatchSpec {
     pub a: Engine,
     pub b: Engine,
-    pub variants: Vec<&'static Variant>,
+    pub variants: Vec<AnyVariant>,
     pub per_move: PerMove,
     /// How far a pair's node budget may stray from `per_move`'s, as a fraction
     /// (0.1: from 90% to 110%); 0 keeps it fixed. Time budgets are not varied.
@@ -105,7 +105,7 @@ impl GameRecord {
 struct Job {
     game: usize,
     pair: usize,
-    variant: &'static Variant,
+    variant: AnyVariant,
     opening: Vec<Move>,
     a_side: Side,
     per_move: PerMove,
@@ -165,8 +165,8 @@ fn play(
     searcher: &mut Searcher,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let start = Position::start(job.variant);
-    let mut game = Game::new(start);
+    let start = job.variant.start_position();
+    let mut game = start.game();
     let opening = book::extend(
         job.variant,
         &job.opening,
@@ -188,7 +188,7 @@ fn play(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let side = game.position().side_to_move();
+        let side = game.side_to_move();
         let engine = if side == job.a_side { &spec.a } else { &spec.b };
         let seed = spec
             .seed
@@ -220,7 +220,7 @@ fn play(
     Some(GameRecord {
         game: job.game,
         pair: job.pair,
-        variant: job.variant.id,
+        variant: job.variant.id(),
         a_side: job.a_side.name(),
         opening: names(&opening),
         nodes: match job.per_move {
@@ -259,7 +259,7 @@ pub fn run(
     let books = spec
         .variants
         .iter()
-        .map(|v| book::for_variant(v).map_err(|e| format!("{} book: {e}", v.id)))
+        .map(|&v| book::for_variant(v).map_err(|e| format!("{} book: {e}", v.id())))
         .collect::<Result<Vec<_>, _>>()?;
     run_with_books(spec, &books, games, progress)
 }
@@ -279,7 +279,7 @@ fn run_with_books(
     let mut by_variant: Vec<(&'static str, Tally)> = spec
         .variants
         .iter()
-        .map(|v| (v.id, Tally::default()))
+        .map(|v| (v.id(), Tally::default()))
         .collect();
     let mut verdict = None;
     let mut llr = None;
@@ -391,9 +391,9 @@ mod tests {
 
     #[test]
     fn pairs_swap_colours_and_cycle_presets() {
-        let variants: Vec<&'static Variant> = ["brandubh", "tablut"]
+        let variants: Vec<AnyVariant> = ["brandubh", "tablut"]
             .iter()
-            .filter_map(|id| Variant::by_id(id))
+            .filter_map(|id| AnyVariant::by_id(id))
             .collect();
         let spec = MatchSpec {
             a: Engine::Random,
@@ -409,7 +409,7 @@ mod tests {
         };
         let books: Vec<_> = variants
             .iter()
-            .map(|v| book::for_variant(v).unwrap())
+            .map(|&v| book::for_variant(v).unwrap())
             .collect();
         let j = jobs(&spec, &books);
         assert_eq!(j.len(), 6);
@@ -419,7 +419,7 @@ mod tests {
         );
         assert_eq!(j[0].opening, j[1].opening);
         assert_eq!(
-            (j[0].variant.id, j[2].variant.id, j[4].variant.id),
+            (j[0].variant.id(), j[2].variant.id(), j[4].variant.id()),
             ("brandubh", "tablut", "brandubh")
         );
         assert_ne!(j[0].opening, j[4].opening);
@@ -430,7 +430,7 @@ mod tests {
         let spec = MatchSpec {
             a: Engine::Level(10),
             b: Engine::Random,
-            variants: vec![Variant::by_id("brandubh").unwrap()],
+            variants: vec![AnyVariant::by_id("brandubh").unwrap()],
             per_move: PerMove::Nodes(2_000),
             jitter: 0.1,
             extra_plies: 2,
@@ -453,8 +453,8 @@ mod tests {
                 g["plies"].as_u64().unwrap()
             );
             // The game really ends where the record says.
-            let v = Variant::by_id("brandubh").unwrap();
-            let mut game = Game::new(Position::start(v));
+            let v = AnyVariant::by_id("brandubh").unwrap();
+            let mut game = v.start_position().game();
             for m in g["moves"].as_array().unwrap() {
                 game.play(m.as_str().unwrap().parse().unwrap()).unwrap();
             }
@@ -487,7 +487,7 @@ mod tests {
         let spec = MatchSpec {
             a: Engine::Random,
             b: Engine::Random,
-            variants: vec![Variant::by_id("brandubh").unwrap()],
+            variants: vec![AnyVariant::by_id("brandubh").unwrap()],
             per_move: per,
             jitter: 0.1,
             extra_plies: 0,
@@ -509,7 +509,7 @@ mod tests {
     /// moves with either colour), and the report says so.
     #[test]
     fn repeated_games_are_counted_and_extra_plies_avoid_them() {
-        let v = Variant::by_id("brandubh").unwrap();
+        let v = AnyVariant::by_id("brandubh").unwrap();
         let book = vec![book::for_variant(v).unwrap()[0].clone()];
         let spec = |jitter, extra_plies| MatchSpec {
             a: Engine::Level(10),

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use branan::api::{Background, ServerConfig};
-use branan::rules::{Game, Position, Variant};
+use branan::rules::{AnyGame, AnyVariant};
 use serde_json::{Value, json};
 
 fn server(threads: usize, queue: usize) -> Background {
@@ -33,20 +33,20 @@ fn post(url: &str, body: &Value) -> (u16, Value, Option<String>) {
 }
 
 /// The game of a request (start position plus moves).
-fn game_of(variant: &str, position: Option<&str>, moves: &[&str]) -> Game {
-    let v = Variant::by_id(variant).unwrap();
+fn game_of(variant: &str, position: Option<&str>, moves: &[&str]) -> AnyGame {
+    let v = AnyVariant::by_id(variant).unwrap();
     let start = match position {
-        Some(p) => Position::parse(v, p).unwrap(),
-        None => Position::start(v),
+        Some(p) => v.parse_position(p).unwrap(),
+        None => v.start_position(),
     };
-    let mut g = Game::new(start);
+    let mut g = start.game();
     for m in moves {
         g.play(m.parse().unwrap()).unwrap();
     }
     g
 }
 
-fn assert_legal_answer(game: &Game, answer: &Value) {
+fn assert_legal_answer(game: &AnyGame, answer: &Value) {
     let best = answer["best_move"].as_str().expect("best_move");
     assert!(game.legal_moves().contains(best.parse().unwrap()), "{best}");
     let pv = answer["pv"].as_array().expect("pv");

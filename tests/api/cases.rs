@@ -243,6 +243,21 @@ pub fn cases() -> Vec<Case> {
         case("malformed move", "POST", "/v1/play", 400)
             .json(json!({"variant": "tablut", "move": "d9-z8"}))
             .expect(json!({"type": "/problems/malformed-move", "field": "move", "column": 4})),
+        case("a square off a 9x9 board", "POST", "/v1/play", 400)
+            .json(json!({"variant": "tablut", "move": "i1-j1"}))
+            .expect(json!({
+                "type": "/problems/malformed-move", "field": "move", "column": 4,
+                "detail": "move (\"i1-j1\"): column 4: \"j1\" is not a square (files a-i, ranks 1-9)",
+            })),
+        case("a square off a 7x7 board", "POST", "/v1/moves", 400)
+            .json(json!({"variant": "brandubh", "moves": ["d7-c7", "h1-h2"]}))
+            .expect(json!({"type": "/problems/malformed-move", "field": "moves", "index": 1, "column": 1})),
+        case("a square off a 7x7 board of rules", "POST", "/v1/moves", 400)
+            .json(json!({"rules": "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", "moves": ["g7-h7"]}))
+            .expect(json!({"type": "/problems/malformed-move", "field": "moves", "index": 0, "column": 4})),
+        case("a declared capture off the board", "POST", "/v1/play", 400)
+            .json(json!({"variant": "brandubh", "move": "d7-c7xh7"}))
+            .expect(json!({"type": "/problems/malformed-move", "field": "move", "column": 7})),
         case("malformed move, query form", "GET", "/v1/moves?variant=tablut&moves=d9-d8,x", 400)
             .expect(json!({"type": "/problems/malformed-move", "field": "moves", "index": 1})),
         case("unknown query parameter", "GET", "/v1/moves?variant=tablut&move=d9-d8", 400)

@@ -8,7 +8,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use branan::api::{Background, ServerConfig};
-use branan::rules::{Game, Position, Variant};
+use branan::rules::AnyVariant;
 use serde_json::{Value, json};
 
 fn server(config: ServerConfig) -> Background {
@@ -57,7 +57,10 @@ fn assert_problem(got: (u16, String, Value), status: u16, kind: &str) -> Value {
 
 /// `n` legal moves from the Brandubh start (the first legal move each time).
 fn legal_line(n: usize) -> Vec<String> {
-    let mut game = Game::new(Position::start(Variant::by_id("brandubh").expect("preset")));
+    let mut game = AnyVariant::by_id("brandubh")
+        .expect("preset")
+        .start_position()
+        .game();
     let mut out = Vec::new();
     for _ in 0..n {
         let m = game.legal_moves()[0];
@@ -500,8 +503,8 @@ fn level_and_seed_edges() {
     };
     let first = ask(1, 9_007_199_254_740_991);
     assert_eq!(first["depth"], 1, "level 1 searches one ply: {first}");
-    let v = Variant::by_id("brandubh").unwrap();
-    let mut game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("brandubh").unwrap();
+    let mut game = v.start_position().game();
     game.play("d7-f7".parse().unwrap()).unwrap();
     let mv = first["best_move"].as_str().unwrap().parse().unwrap();
     assert!(game.legal_moves().contains(mv), "{first}");

@@ -271,9 +271,9 @@ fn wait_for_pending(base: &str, busy: u64) {
 /// ply the first legal move after which the game goes on (shuffled by the ply so
 /// that the pieces wander rather than repeat).
 fn long_game(plies: usize) -> Vec<String> {
-    use branan::rules::{Game, Position, Variant};
-    let v = Variant::by_id("tablut").unwrap();
-    let mut game = Game::new(Position::start(v));
+    use branan::rules::AnyVariant;
+    let v = AnyVariant::by_id("tablut").unwrap();
+    let mut game = v.start_position().game();
     let mut moves = Vec::new();
     for ply in 0..plies {
         let list = game.legal_moves();

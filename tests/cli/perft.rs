@@ -58,8 +58,8 @@ fn a_given_position_is_counted() {
         .last()
         .and_then(|l| l.parse().ok())
         .expect("a count");
-    let v = branan::rules::Variant::by_id("brandubh").expect("preset");
-    let pos = branan::rules::Position::parse(v, "4t2/7/7/2tK3/7/7/7 a 0").expect("valid");
+    let v = branan::rules::AnyVariant::by_id("brandubh").expect("preset");
+    let pos = v.parse_position("4t2/7/7/2tK3/7/7/7 a 0").expect("valid");
     assert_eq!(n, pos.legal_moves().len() as u64);
 }
 

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
-use branan::rules::{Game, Position, Variant};
+use branan::rules::AnyVariant;
 use serde_json::{Value, json};
 
 fn branan(args: &[&str]) -> Command {
@@ -43,7 +43,10 @@ fn requests(n: usize) -> Vec<(Value, String)> {
     (0..n)
         .map(|i| {
             let id = ids[i % 3];
-            let mut game = Game::new(Position::start(Variant::by_id(id).expect("preset")));
+            let mut game = AnyVariant::by_id(id)
+                .expect("preset")
+                .start_position()
+                .game();
             let mv = game.legal_moves()[i / 3];
             game.play(mv).expect("legal");
             // Cheap lines between dearer ones, so that answers finish out of order.

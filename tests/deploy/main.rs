@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use branan::rules::{Move, Position, Variant};
+use branan::rules::AnyVariant;
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// The port the service listens on in a container.
@@ -625,6 +625,7 @@ fn dockerignore_lets_in_what_the_build_reads() {
         "!src/",
         "!benches/",
         "!openings/",
+        "!openapi/examples/",
     ] {
         assert!(
             ignore.lines().any(|l| l.trim() == needed),
@@ -644,6 +645,9 @@ fn dockerignore_lets_in_what_the_build_reads() {
             let Some(arg) = part.split(')').next() else {
                 continue;
             };
+            // `include_str!(concat!("dir/", ...))`: the folder is what counts.
+            let arg = arg.trim();
+            let arg = arg.strip_prefix("concat!(").unwrap_or(arg);
             if let Some(path) = arg
                 .trim()
                 .strip_prefix('"')
@@ -891,11 +895,15 @@ fn load_positions_are_legal_and_their_moves_too() {
     {
         let fields: Vec<&str> = line.split('\t').collect();
         assert_eq!(fields.len(), 3, "variant, position, move: {line}");
-        let variant = Variant::by_id(fields[0]).unwrap_or_else(|| panic!("variant {}", fields[0]));
-        let pos = Position::parse(variant, fields[1]).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let mv: Move = fields[2]
-            .parse()
-            .unwrap_or_else(|_| panic!("move {}", fields[2]));
+        let variant =
+            AnyVariant::by_id(fields[0]).unwrap_or_else(|| panic!("variant {}", fields[0]));
+        let pos = variant
+            .parse_position(fields[1])
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mv = variant
+            .parse_move(fields[2])
+            .unwrap_or_else(|_| panic!("move {}", fields[2]))
+            .mv;
         assert!(pos.check_move(mv).is_ok(), "{line}: the move is legal");
         count += 1;
     }

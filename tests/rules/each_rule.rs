@@ -4,25 +4,26 @@
 //! positions that are already over, and the notation's errors.
 
 use branan::rules::{
-    Escape, Field, Game, IllegalMove, InvalidPosition, KingCapture, MoveParseError, MoveText,
-    ParseError, Piece, PlayError, Position, PositionError, Reason, Setup, Side, Square, Variant,
-    perft,
+    AnyGame, AnyVariant, Escape, Field, IllegalMove, InvalidPosition, KingCapture, MoveParseError,
+    MoveText, NoMovesOutcome, ParseError, Piece, PlayError, PositionError, Reason, Setup, Side,
+    Square,
 };
 
 // ---------------------------------------------------------------- helpers
 
-fn variant(id: &str) -> &'static Variant {
-    Variant::by_id(id).unwrap_or_else(|| panic!("no preset {id}"))
+fn variant(id: &str) -> AnyVariant {
+    AnyVariant::by_id(id).unwrap_or_else(|| panic!("no preset {id}"))
 }
 
-fn game(id: &str, position: &str) -> Game {
-    let pos =
-        Position::parse(variant(id), position).unwrap_or_else(|e| panic!("{id} {position}: {e}"));
-    Game::new(pos)
+fn game(id: &str, position: &str) -> AnyGame {
+    let pos = variant(id)
+        .parse_position(position)
+        .unwrap_or_else(|e| panic!("{id} {position}: {e}"));
+    pos.game()
 }
 
 /// Plays a move that must be legal; returns the captured squares, sorted by name.
-fn play(g: &mut Game, mv: &str) -> Vec<String> {
+fn play(g: &mut AnyGame, mv: &str) -> Vec<String> {
     let m = mv.parse().unwrap_or_else(|e| panic!("{mv}: {e}"));
     let captures = g
         .play(m)
@@ -32,29 +33,29 @@ fn play(g: &mut Game, mv: &str) -> Vec<String> {
     names
 }
 
-fn end(g: &Game) -> Option<(Option<Side>, Reason)> {
+fn end(g: &AnyGame) -> Option<(Option<Side>, Reason)> {
     g.outcome().map(|o| (o.winner, o.reason))
 }
 
-fn has_move(g: &Game, mv: &str) -> bool {
+fn has_move(g: &AnyGame, mv: &str) -> bool {
     g.legal_moves().iter().any(|m| m.to_string() == mv)
 }
 
 /// A square given relative to the throne (files east, ranks north).
-fn rel(v: &Variant, dx: i32, dy: i32) -> Square {
+fn rel(v: AnyVariant, dx: i32, dy: i32) -> Square {
     let m = i32::from(v.size() / 2);
     let (f, r) = (m + dx, m + dy);
     assert!(
         (0..i32::from(v.size())).contains(&f) && (0..i32::from(v.size())).contains(&r),
         "({dx}, {dy}) is off the {} board",
-        v.id
+        v.id()
     );
     Square::new(f as u8, r as u8)
 }
 
 /// Writes a position string for `v` from pieces on squares (built here, not by the
 /// engine's formatter).
-fn build(v: &Variant, pieces: &[(char, Square)], side: char) -> String {
+fn build(v: AnyVariant, pieces: &[(char, Square)], side: char) -> String {
     let n = usize::from(v.size());
     let mut grid = vec![vec!['.'; n]; n];
     for &(c, sq) in pieces {
@@ -194,7 +195,7 @@ fn the_throne_is_not_hostile_while_the_king_is_on_it_but_the_king_is_an_anvil() 
 fn soldiers_are_captured_against_an_empty_corner_in_corner_presets_only() {
     for id in ALL {
         let v = variant(id);
-        let corner_preset = v.escape == Escape::Corners;
+        let corner_preset = v.escape() == Escape::Corners;
         for (mover, prey, side) in [('t', 'T', 'a'), ('T', 't', 'd')] {
             // The prey on b1, the mover arriving on c1 from d1; a1 is beyond.
             let s = build(
@@ -431,7 +432,7 @@ fn the_king_is_captured_as_each_mode_says() {
     let mut checked = 0;
     for id in ALL {
         let v = variant(id);
-        let mode = match v.king_capture {
+        let mode = match v.rule_set().king_capture {
             KingCapture::Weak => 0,
             KingCapture::ThroneFourBesideThree => 1,
             KingCapture::ThroneFour => 2,
@@ -440,7 +441,7 @@ fn the_king_is_captured_as_each_mode_says() {
         };
         let m = i32::from(v.size() / 2);
         for scene in &KING_SCENES {
-            if scene.corner_presets_only && v.escape != Escape::Corners {
+            if scene.corner_presets_only && v.escape() != Escape::Corners {
                 continue;
             }
             let ((fx, fy), (tx, ty)) = (scene.mv)(m);
@@ -477,9 +478,9 @@ fn the_king_is_captured_as_each_mode_says() {
 
 #[test]
 fn king_capture_modes_are_those_of_the_table() {
-    let modes: Vec<(&str, KingCapture)> = Variant::all()
+    let modes: Vec<(&str, KingCapture)> = AnyVariant::presets()
         .iter()
-        .map(|v| (v.id, v.king_capture))
+        .map(|v| (v.id(), v.rule_set().king_capture))
         .collect();
     assert_eq!(
         modes,
@@ -552,7 +553,7 @@ fn the_king_stops_on_the_throne_again_only_where_the_preset_allows() {
         ("tablut-linnaeus", false),
     ] {
         let v = variant(id);
-        assert_eq!(v.throne_reentry, again, "{id}");
+        assert_eq!(v.rule_set().throne_reentry, again, "{id}");
         let s = build(v, &[('K', rel(v, 0, 2)), ('t', rel(v, -2, -2))], 'd');
         let mut g = game(id, &s);
         let onto = format!("{}-{}", rel(v, 0, 2), rel(v, 0, 0));
@@ -609,7 +610,7 @@ fn only_the_king_stops_on_a_corner_in_corner_presets() {
 fn king_escapes_to_a_corner_or_to_any_edge_square() {
     for id in ALL {
         let v = variant(id);
-        let corners = v.escape == Escape::Corners;
+        let corners = v.escape() == Escape::Corners;
         // To an edge square that is not a corner.
         let s = build(v, &named(&[('K', "c3"), ('t', "e4")]), 'd');
         let mut g = game(id, &s);
@@ -650,18 +651,24 @@ fn attackers_eliminated_wins_only_where_the_preset_says_so() {
         let mv = format!("{}-{}", rel(v, 2, 2), rel(v, 0, 2));
         assert_eq!(play(&mut g, &mv), [rel(v, 0, 1).to_string()]);
         assert!(g.position().attackers().is_empty());
-        let expected = if v.attackers_eliminated_wins {
+        let expected = if v.rule_set().attackers_eliminated_wins {
             (Some(Side::Defenders), Reason::AttackersEliminated)
         } else {
             // Otherwise the attackers, to move, have nothing to move.
-            (v.no_moves_winner(Side::Attackers), Reason::NoLegalMoves)
+            (
+                match v.rule_set().no_legal_moves {
+                    NoMovesOutcome::Loses => Some(Side::Defenders),
+                    NoMovesOutcome::Draw => None,
+                },
+                Reason::NoLegalMoves,
+            )
         };
         assert_eq!(end(&g), Some(expected), "{id}");
     }
-    let wins: Vec<&str> = Variant::all()
+    let wins: Vec<&str> = AnyVariant::presets()
         .iter()
-        .filter(|v| v.attackers_eliminated_wins)
-        .map(|v| v.id)
+        .filter(|v| v.rule_set().attackers_eliminated_wins)
+        .map(|v| v.id())
         .collect();
     assert_eq!(wins, ["brandubh", "tablut"]);
     // brandubh-classic: the defenders win by no_legal_moves; tawlbwrdd and
@@ -704,7 +711,7 @@ fn no_legal_moves_loses_or_draws_per_preset() {
         // and c2 and his own defender on b1 (itself walled in by attackers on the
         // ordinary squares a1 and c1); the last attacker arrives on b3, with that
         // defender, not an attacker, beyond the king.
-        let (pieces, mv): (&[(char, &str)], &str) = if v.escape == Escape::Corners {
+        let (pieces, mv): (&[(char, &str)], &str) = if v.escape() == Escape::Corners {
             (
                 &[('K', "a4"), ('t', "a5"), ('t', "a3"), ('t', "b6")],
                 "b6-b4",
@@ -736,7 +743,7 @@ fn no_legal_moves_loses_or_draws_per_preset() {
 /// A non-capturing shuffle from the preset's start: an attacker's move, a
 /// defender's move, and both back.
 fn shuffle_moves(id: &str) -> [&'static str; 4] {
-    match (variant(id).size(), variant(id).start) {
+    match (variant(id).size(), variant(id).start_text()) {
         (7, _) => ["d7-c7", "d5-c5", "c7-d7", "c5-d5"],
         (9, _) => ["d9-d8", "e7-d7", "d8-d9", "d7-e7"],
         (_, start) if start.starts_with("3ttttt3") => ["d11-c11", "f8-f9", "c11-d11", "f9-f8"],
@@ -748,7 +755,7 @@ fn shuffle_moves(id: &str) -> [&'static str; 4] {
 fn repetition_ends_the_game_as_each_preset_says() {
     for id in ALL {
         let v = variant(id);
-        let mut g = Game::new(Position::start(v));
+        let mut g = v.start_position().game();
         let cycle = shuffle_moves(id);
         let mut ends = Vec::new();
         for ply in 0..8 {
@@ -778,7 +785,11 @@ fn repetition_ends_the_game_as_each_preset_says() {
             }
         };
         assert_eq!(ends, expected, "{id}");
-        assert_eq!(g.repetitions(), v.repetition.occurrence as usize, "{id}");
+        assert_eq!(
+            g.repetitions(),
+            v.rule_set().repetition.occurrence as usize,
+            "{id}"
+        );
         assert!(g.legal_moves().is_empty());
         assert!(matches!(
             g.play(cycle[0].parse().unwrap()),
@@ -809,14 +820,14 @@ fn with_counter(s: &str, counter: u32) -> String {
 fn the_no_capture_limit_draws_at_120_plies_where_the_preset_has_it() {
     for id in ALL {
         let v = variant(id);
-        let limit = v.no_capture_limit;
+        let limit = v.rule_set().no_capture_limit;
         assert_eq!(
             limit,
             matches!(id, "brandubh" | "tablut").then_some(120),
             "{id}"
         );
         // 119 plies without capture, then a quiet move.
-        let start = Position::start(v).to_string();
+        let start = v.start_position().to_string();
         let mut g = game(id, &with_counter(&start, 119));
         assert_eq!(end(&g), None, "{id}");
         play(&mut g, shuffle_moves(id)[0]);
@@ -846,7 +857,7 @@ fn the_no_capture_limit_draws_at_120_plies_where_the_preset_has_it() {
             let g = game(id, &with_counter(&start, counter));
             assert_eq!(end(&g), expected, "{id} {counter}");
             assert_eq!(g.legal_moves().is_empty(), limit.is_some(), "{id}");
-            assert_eq!(perft(&g, 1) == 0, limit.is_some(), "{id}");
+            assert_eq!(g.perft(1) == 0, limit.is_some(), "{id}");
         }
     }
 }
@@ -887,7 +898,7 @@ fn positions_given_finished_have_no_legal_moves() {
         let mut g = game(id, &s);
         assert_eq!(end(&g), Some((Some(Side::Attackers), Reason::KingCaptured)));
         assert!(g.legal_moves().is_empty(), "{id}");
-        assert_eq!(perft(&g, 2), 0);
+        assert_eq!(g.perft(2), 0);
         let err = g
             .play(
                 format!("{}-{}", rel(v, -1, -1), rel(v, -1, -2))
@@ -909,7 +920,7 @@ fn positions_given_finished_have_no_legal_moves() {
         let s = build(v, &named(&[('K', "a2"), ('t', "c3")]), 'a');
         let g = game(id, &s);
         let escaped =
-            (v.escape == Escape::Edges).then_some((Some(Side::Defenders), Reason::KingEscaped));
+            (v.escape() == Escape::Edges).then_some((Some(Side::Defenders), Reason::KingEscaped));
         assert_eq!(end(&g), escaped, "{id}");
         assert_eq!(g.legal_moves().is_empty(), escaped.is_some(), "{id}");
     }
@@ -962,7 +973,7 @@ fn bad_position_strings_name_the_field_and_column() {
     for &(s, field, column) in cases {
         let e = Setup::parse(s).unwrap_err();
         assert_eq!((e.field(), e.column()), (field, column), "{s:?}: {e}");
-        let PositionError::Parse(p) = Position::parse(v, s).unwrap_err() else {
+        let PositionError::Parse(p) = v.parse_position(s).unwrap_err() else {
             panic!("{s:?} should be a parse error");
         };
         assert_eq!(p, e);
@@ -1006,12 +1017,12 @@ fn bad_position_strings_name_the_field_and_column() {
 fn positions_the_preset_refuses() {
     let brandubh = variant("brandubh");
     let tablut = variant("tablut");
-    let invalid = |v: &'static Variant, s: &str| match Position::parse(v, s) {
+    let invalid = |v: AnyVariant, s: &str| match v.parse_position(s) {
         Err(PositionError::Invalid(e)) => e,
-        other => panic!("{} {s}: {other:?}", v.id),
+        other => panic!("{} {s}: {other:?}", v.id()),
     };
     assert_eq!(
-        invalid(brandubh, tablut.start),
+        invalid(brandubh, tablut.start_text()),
         InvalidPosition::WrongSize {
             variant: "brandubh",
             expected: 7,
@@ -1041,28 +1052,28 @@ fn positions_the_preset_refuses() {
         InvalidPosition::OnRestricted { .. }
     ));
     // Corners are ordinary squares in edge presets; the king may stand anywhere.
-    assert!(Position::parse(tablut, "t8/9/9/9/9/9/9/9/8T a 0").is_ok());
-    assert!(Position::parse(brandubh, "K6/7/7/7/7/7/7 a 0").is_ok());
-    assert!(Position::parse(brandubh, "7/7/7/7/7/7/7 a 0").is_ok());
+    assert!(tablut.parse_position("t8/9/9/9/9/9/9/9/8T a 0").is_ok());
+    assert!(brandubh.parse_position("K6/7/7/7/7/7/7 a 0").is_ok());
+    assert!(brandubh.parse_position("7/7/7/7/7/7/7 a 0").is_ok());
 }
 
 #[test]
 fn opentafl_records_list_rank_one_first() {
-    for v in Variant::all() {
-        let ours = Position::start(v);
+    for &v in AnyVariant::presets() {
+        let ours = v.start_position();
         let text = ours.to_string();
         let (rows, rest) = text.split_once(' ').unwrap();
         let mut ranks: Vec<&str> = rows.split('/').collect();
         ranks.reverse();
         let record = format!("/{}/ {rest}", ranks.join("/"));
-        assert_eq!(Position::parse(v, &record), Ok(ours), "{record}");
+        assert_eq!(v.parse_position(&record), Ok(ours), "{record}");
         let no_trailing = format!("/{} {rest}", ranks.join("/"));
-        assert_eq!(Position::parse(v, &no_trailing), Ok(ours), "{no_trailing}");
+        assert_eq!(v.parse_position(&no_trailing), Ok(ours), "{no_trailing}");
     }
     // An asymmetric board: the worked example, both ways.
     let v = variant("brandubh");
-    let ours = Position::parse(v, "4t2/7/7/2tK3/7/7/7 a 0").unwrap();
-    let theirs = Position::parse(v, "/7/7/7/2tK3/7/7/4t2/ a 0").unwrap();
+    let ours = v.parse_position("4t2/7/7/2tK3/7/7/7 a 0").unwrap();
+    let theirs = v.parse_position("/7/7/7/2tK3/7/7/4t2/ a 0").unwrap();
     assert_eq!(ours, theirs);
     assert_eq!(theirs.to_string(), "4t2/7/7/2tK3/7/7/7 a 0");
     assert_eq!(
@@ -1181,7 +1192,7 @@ fn bad_moves_are_located() {
 #[test]
 fn illegal_moves_say_why() {
     let v = variant("brandubh");
-    let g = Game::new(Position::start(v));
+    let g = v.start_position().game();
     let illegal = |mv: &str| match g.clone().play(mv.parse().unwrap()) {
         Err(PlayError::Illegal(e)) => e,
         other => panic!("{mv}: {other:?}"),
@@ -1238,7 +1249,7 @@ fn illegal_moves_say_why() {
 // ---------------------------------------------------------------- Copenhagen and Fetlar
 
 /// A position of `id` from pieces on named squares.
-fn on(id: &str, pieces: &[(char, &str)], side: char) -> Game {
+fn on(id: &str, pieces: &[(char, &str)], side: char) -> AnyGame {
     let v = variant(id);
     let placed: Vec<(char, Square)> = pieces
         .iter()
@@ -1439,12 +1450,14 @@ fn encirclement_wins_for_the_attackers() {
 // ---------------------------------------------------------------- movement rules
 
 /// A game of OpenTafl rules (a custom variant) from `position`.
-fn custom_game(rules: &str, position: &str) -> Game {
+fn custom_game(rules: &str, position: &str) -> AnyGame {
     let v = branan::rules::opentafl::parse(rules)
         .unwrap_or_else(|e| panic!("{rules}: {e}"))
         .build()
         .unwrap_or_else(|e| panic!("{rules}: {e}"));
-    Game::new(Position::parse(v, position).unwrap_or_else(|e| panic!("{position}: {e}")))
+    v.parse_position(position)
+        .unwrap_or_else(|e| panic!("{position}: {e}"))
+        .game()
 }
 
 const MAGPIE: &str = "dim:7 name:Magpie surf:n atkf:y ks:m spd:-1,-1,-1,-1,-1,-1,-1,1, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";

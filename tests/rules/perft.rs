@@ -1,17 +1,20 @@
 //! Perft from the start positions: the table of docs/rules.md, and the two presets that
 //! share a start with a table preset.
 
-use branan::rules::{AnyVariant, Game, Position, Variant, divide, perft};
+use branan::rules::{AnyGame, AnyVariant, DEFENDERS_TO_MOVE, Piece, Side, piece_key};
 
-fn start(id: &str) -> Game {
-    Game::new(Position::start(Variant::by_id(id).expect("preset")))
+fn start(id: &str) -> AnyGame {
+    AnyVariant::by_id(id)
+        .expect("preset")
+        .start_position()
+        .game()
 }
 
 fn check(id: &str, counts: &[u64]) {
     let game = start(id);
     for (depth, &expected) in counts.iter().enumerate() {
         let depth = depth as u32 + 1;
-        assert_eq!(perft(&game, depth), expected, "{id} perft {depth}");
+        assert_eq!(game.perft(depth), expected, "{id} perft {depth}");
     }
 }
 
@@ -80,24 +83,29 @@ fn brandubh_classic_shares_brandubh_counts_to_depth_5() {
     check("brandubh-classic", &BRANDUBH);
 }
 
-/// The 7x7 presets are played in the 64-bit word of their board: the same
-/// counts, node for node, as in the `u128` word above.
+/// The 7x7 presets are played in the 64-bit word of their board, with the keys
+/// every board up to 11x11 gives a piece on a square (so that the evaluation
+/// cache's keys are the same whatever the word).
 #[test]
-fn the_7x7_presets_count_alike_in_their_64_bit_word() {
+fn the_7x7_presets_are_held_in_their_64_bit_word() {
     for id in ["brandubh", "brandubh-classic"] {
-        let Some(AnyVariant::Small(v)) = AnyVariant::preset(id) else {
-            panic!("{id} is not in the 64-bit word");
-        };
-        assert_eq!(v.id, id);
-        assert!(v.is_preset());
-        let narrow = Variant::by_id(id).expect("preset");
-        assert_eq!(v.rules_id(), narrow.rules_id());
-        let game = Game::new(Position::start(v));
-        assert_eq!(game.position().key(), start(id).position().key(), "{id}");
-        for (depth, &expected) in BRANDUBH.iter().enumerate() {
-            let depth = depth as u32 + 1;
-            assert_eq!(perft(&game, depth), expected, "{id} perft {depth}");
+        let game = start(id);
+        assert!(matches!(game, AnyGame::Small(_)), "{id}");
+        let pos = game.position();
+        let mut key = 0;
+        for (piece, squares) in [
+            (Piece::Attacker, pos.attackers()),
+            (Piece::Defender, pos.defenders()),
+        ] {
+            for sq in squares {
+                key ^= piece_key(piece, sq);
+            }
         }
+        key ^= piece_key(Piece::King, pos.king().expect("a king"));
+        if pos.side_to_move() == Side::Defenders {
+            key ^= DEFENDERS_TO_MOVE;
+        }
+        assert_eq!(pos.key(), key, "{id}");
     }
 }
 
@@ -112,15 +120,15 @@ fn repetition_of_the_2nd_occurrence_shows_at_depth_5() {
     // 4 plies have no moves, so its depth-5 count is below tablut's, whose game goes
     // on. Each root move can be undone in a shuffle, so the difference is at least
     // one sequence per root move.
-    let tablut = divide(&start("tablut"), 2);
-    let linnaeus = divide(&start("tablut-linnaeus"), 2);
+    let tablut = start("tablut").divide(2);
+    let linnaeus = start("tablut-linnaeus").divide(2);
     assert_eq!(tablut, linnaeus);
     let shuffle = |id: &str| {
         let mut game = start(id);
         for m in ["d9-d8", "e7-d7", "d8-d9"] {
             game.play(m.parse().expect("move")).expect("legal");
         }
-        perft(&game, 2)
+        game.perft(2)
     };
     // After d9-d8 e7-d7 d8-d9, the reply d7-e7 repeats the start: in tablut the
     // attackers then have their 80 moves, in tablut-linnaeus none.
@@ -129,21 +137,24 @@ fn repetition_of_the_2nd_occurrence_shows_at_depth_5() {
 
 #[test]
 fn divide_sums_to_perft() {
-    for v in Variant::all() {
-        let game = Game::new(Position::start(v));
-        let parts = divide(&game, 2);
-        assert_eq!(parts.len(), game.legal_moves().len(), "{}", v.id);
+    for &v in AnyVariant::presets() {
+        let game = v.start_position().game();
+        let parts = game.divide(2);
+        assert_eq!(parts.len(), game.legal_moves().len(), "{}", v.id());
         let sum: u64 = parts.iter().map(|(_, n)| n).sum();
-        assert_eq!(sum, perft(&game, 2), "{}", v.id);
+        assert_eq!(sum, game.perft(2), "{}", v.id());
     }
 }
 
 #[test]
 fn finished_games_have_no_perft() {
-    let v = Variant::by_id("brandubh").expect("preset");
+    let v = AnyVariant::by_id("brandubh").expect("preset");
     // No king: the attackers have won.
-    let game = Game::new(Position::parse(v, "3t3/7/7/7/7/7/7 d 0").expect("valid"));
-    assert_eq!(perft(&game, 1), 0);
-    assert!(divide(&game, 1).is_empty());
-    assert_eq!(perft(&game, 0), 1);
+    let game = v
+        .parse_position("3t3/7/7/7/7/7/7 d 0")
+        .expect("valid")
+        .game();
+    assert_eq!(game.perft(1), 0);
+    assert!(game.divide(1).is_empty());
+    assert_eq!(game.perft(0), 1);
 }

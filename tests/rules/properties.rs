@@ -9,9 +9,10 @@ use crate::reference;
 use std::collections::BTreeSet;
 
 use branan::rules::{
-    AnyVariant, Escape, Features, Fortress, Game, Hostility, KingArms, KingCapture, MoveText,
-    Movement, NoMovesOutcome, Position, Repetition, RepetitionOutcome, RuleSet, RuleSetError,
-    Setup, SpecialSquares, SpeedLimits, Square, SquareSet, Variant, Word, perft,
+    AnyGame, AnyVariant, BoardWord, DEFENDERS_TO_MOVE, Escape, Features, Fortress, Game, Hostility,
+    KingArms, KingCapture, MoveText, Movement, NoMovesOutcome, Piece, Position, Repetition,
+    RepetitionOutcome, RuleSet, RuleSetError, Setup, Side, SpecialSquares, SpeedLimits, Square,
+    SquareSet, Variant, Word, piece_key,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -20,8 +21,9 @@ use serde::Deserialize;
 
 // ---------------------------------------------------------------- helpers
 
-fn variant(i: usize) -> &'static Variant {
-    &Variant::all()[i % Variant::all().len()]
+fn variant(i: usize) -> AnyVariant {
+    let all = AnyVariant::presets();
+    all[i % all.len()]
 }
 
 /// A random valid board of the preset, built in the reference's terms: each square
@@ -131,9 +133,9 @@ impl Rng {
 }
 
 /// Where a random game got to, on both implementations.
-struct Played<W: Word = u128> {
+struct Played {
     end: Option<(String, String)>,
-    engine: Game<W>,
+    engine: AnyGame,
     simple: reference::Game,
 }
 
@@ -146,18 +148,33 @@ fn agree_along_a_game(
     plies: usize,
     shuffle: u8,
 ) -> Result<Played, TestCaseError> {
-    let v = Variant::by_id(start.rules.id).expect("preset");
-    agree_along_a_game_in(v, start, seed, plies, shuffle)
+    let v = AnyVariant::by_id(start.rules.id).expect("preset");
+    agree_along_a_game_in_any(v, start, seed, plies, shuffle)
 }
 
 /// [`agree_along_a_game`] in any variant, a custom rule set's too.
-fn agree_along_a_game_in<W: Word>(
+fn agree_along_a_game_in_any(
+    v: AnyVariant,
+    start: reference::Pos,
+    seed: u64,
+    plies: usize,
+    shuffle: u8,
+) -> Result<Played, TestCaseError> {
+    match v {
+        AnyVariant::Small(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
+        AnyVariant::Narrow(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
+        AnyVariant::Wide(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
+    }
+}
+
+/// [`agree_along_a_game`] in a variant of one word.
+fn agree_along_a_game_in<W: BoardWord>(
     v: &'static Variant<W>,
     start: reference::Pos,
     seed: u64,
     plies: usize,
     shuffle: u8,
-) -> Result<Played<W>, TestCaseError> {
+) -> Result<Played, TestCaseError> {
     let text = start.format();
     let pos = Position::parse(v, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
     let mut engine = Game::new(pos);
@@ -183,7 +200,7 @@ fn agree_along_a_game_in<W: Word>(
         if ours.is_empty() || ply == plies {
             return Ok(Played {
                 end,
-                engine,
+                engine: W::any_game(engine),
                 simple,
             });
         }
@@ -206,11 +223,7 @@ fn agree_along_a_game_in<W: Word>(
             .find(|&&m| reference::move_name(m) == mv)
             .expect("the reference has the move");
         let captures = engine
-            .play(
-                MoveText::parse_up_to(&mv, v.size())
-                    .expect("move parses")
-                    .mv,
-            )
+            .play(MoveText::parse_on(&mv, v.size()).expect("move parses").mv)
             .map_err(|e| TestCaseError::fail(format!("{mv} refused: {e} ({ctx})")))?;
         let ours: Vec<String> = {
             let mut c: Vec<String> = captures.map(|s| s.to_string()).collect();
@@ -347,14 +360,14 @@ fn reference_perft_matches_the_hnefatafl_vectors() {
 /// Start positions of the engine and the reference are the same strings.
 #[test]
 fn starts_agree() {
-    for v in Variant::all() {
+    for &v in AnyVariant::presets() {
         assert_eq!(
-            Position::start(v).to_string(),
-            reference::start(v.id),
+            v.start_position().to_string(),
+            reference::start(v.id()),
             "{}",
-            v.id
+            v.id()
         );
-        assert_eq!(v.size() as usize, reference::rules(v.id).size);
+        assert_eq!(v.size() as usize, reference::rules(v.id()).size);
     }
 }
 
@@ -382,30 +395,30 @@ proptest! {
         let r = b.to_reference();
         let v = variant(b.preset);
         let s = r.format();
-        let p = Position::parse(v, &s).map_err(|e| TestCaseError::fail(format!("{s}: {e}")))?;
+        let p = v.parse_position(&s).map_err(|e| TestCaseError::fail(format!("{s}: {e}")))?;
         prop_assert_eq!(p.to_string(), s.clone());
-        prop_assert_eq!(Position::parse(v, &p.to_string()), Ok(p));
-        prop_assert_eq!(Position::parse(v, &r.format_opentafl()), Ok(p));
+        prop_assert_eq!(v.parse_position(&p.to_string()), Ok(p));
+        prop_assert_eq!(v.parse_position(&r.format_opentafl()), Ok(p));
         prop_assert_eq!(p.side_to_move().name().as_bytes()[0], r.side as u8);
         prop_assert_eq!(u32::from(p.plies_since_capture()), r.counter);
         // Without the counter, it defaults to 0.
         let (without, _) = s.rsplit_once(' ').expect("three fields");
-        prop_assert_eq!(Position::parse(v, without).map(|q| q.plies_since_capture()), Ok(0));
+        prop_assert_eq!(v.parse_position(without).map(|q| q.plies_since_capture()), Ok(0));
         let setup = Setup::parse(&s).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(setup.size as usize, r.rules.size);
-        prop_assert_eq!(setup.into_position(v), Ok(p));
+        prop_assert_eq!(v.position_of(setup), Ok(p));
     }
 
     /// (b) Random strings never make the parsers panic, and errors point inside the text.
     #[test]
     fn parsers_never_panic_on_random_text(s in "\\PC{0,40}|[tTK0-9/ ad]{0,90}") {
         let len = s.chars().count();
-        for v in Variant::all() {
-            if let Err(e) = Position::parse(v, &s) {
+        for &v in AnyVariant::presets() {
+            if let Err(e) = v.parse_position(&s) {
                 if let branan::rules::PositionError::Parse(p) = e {
                     prop_assert!(p.column() >= 1 && p.column() <= len + 1, "{s:?}: {p}");
                 }
-                prop_assert!(reference::parse(reference::rules(v.id), &s).is_err(), "{s:?}");
+                prop_assert!(reference::parse(reference::rules(v.id()), &s).is_err(), "{s:?}");
             }
         }
         let _ = Setup::parse(&s);
@@ -439,12 +452,12 @@ proptest! {
             }
         }
         let s: String = chars.into_iter().collect();
-        let engine = Position::parse(v, &s);
+        let engine = v.parse_position(&s);
         let simple = reference::parse(r.rules, &s);
         prop_assert_eq!(engine.is_ok(), simple.is_ok(), "{:?}: {:?} vs {:?}", s, engine, simple);
         if let (Ok(p), Ok(q)) = (engine, simple) {
             prop_assert_eq!(p.to_string(), q.format());
-            prop_assert_eq!(Position::parse(v, &p.to_string()), Ok(p));
+            prop_assert_eq!(v.parse_position(&p.to_string()), Ok(p));
         }
     }
 
@@ -520,13 +533,13 @@ fn perft_agrees_on_random_positions() {
             .current();
         let r = b.to_reference();
         let v = variant(b.preset);
-        let p = Position::parse(v, &r.format()).expect("valid");
+        let p = v.parse_position(&r.format()).expect("valid");
         let mut g = reference::Game::new(r);
         assert_eq!(
-            perft(&Game::new(p), 2),
+            p.game().perft(2),
             reference::perft(&mut g, 2),
             "{} {}",
-            v.id,
+            v.id(),
             p
         );
     }
@@ -615,7 +628,7 @@ proptest! {
         let mut played = agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
         let depth = if reference::RULES[preset].size == 7 { 3 } else { 2 };
         prop_assert_eq!(
-            perft(&played.engine, depth),
+            played.engine.perft(depth),
             reference::perft(&mut played.simple, depth),
             "{} after {:?}",
             id,
@@ -1070,18 +1083,14 @@ proptest! {
     /// random game (a start already over is refused by the engine, and skipped).
     #[test]
     fn games_in_random_rule_sets_agree(r in random_rules(), seed in any::<u64>(), plies in 0usize..120, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
-        let variant = match r.rule_set().build_any() {
+        let variant = match r.rule_set().build() {
             Ok(v) => v,
             Err(RuleSetError::StartOver { .. }) => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{r:?}: {e}"))),
         };
         let (rules, start) = reference::from_object(&r.object()).map_err(TestCaseError::fail)?;
         let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
-        match variant {
-            AnyVariant::Small(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
-            AnyVariant::Narrow(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
-            AnyVariant::Wide(v) => drop(agree_along_a_game_in(v, pos, seed, plies, shuffle)?),
-        }
+        agree_along_a_game_in_any(variant, pos, seed, plies, shuffle)?;
     }
 }
 
@@ -1089,33 +1098,51 @@ proptest! {
     #![proptest_config(config(48))]
 
     /// Random 7x7 rule sets are played in the 64-bit word of their board: along a
-    /// random game it agrees with the reference, and at its end the same rules in
-    /// the `u128` word (as `RuleSet::build` answers them) have the same Zobrist
-    /// keys (the whole history's, so repetition and the search's tables see the
-    /// same numbers) and the same perft, as the reference does.
+    /// random game they agree with the reference, every position of the game has
+    /// the key every board up to 11x11 gives its pieces (so repetition, the
+    /// search's tables and the evaluation cache see the numbers they always saw),
+    /// and perft at its end agrees with the reference's.
     #[test]
-    fn random_7x7_rule_sets_agree_in_both_words(r in random_rules(), seed in any::<u64>(), plies in 0usize..60, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
+    fn random_7x7_rule_sets_agree_in_their_64_bit_word(r in random_rules(), seed in any::<u64>(), plies in 0usize..60, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
         let r = RandomRules { size: 7, ..r };
-        let small = match r.rule_set().build_any() {
-            Ok(AnyVariant::Small(v)) => v,
+        let small = match r.rule_set().build() {
+            Ok(v @ AnyVariant::Small(_)) => v,
             Err(RuleSetError::StartOver { .. }) => return Ok(()),
             other => return Err(TestCaseError::fail(format!("{r:?}: {other:?}"))),
         };
-        let narrow = r.rule_set().build().map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(small.rules_id(), narrow.rules_id());
         let (rules, start) = reference::from_object(&r.object()).map_err(TestCaseError::fail)?;
         let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
-        let mut played = agree_along_a_game_in(small, pos, seed, plies, shuffle)?;
-        let mut in_u128 = Game::new(Position::start(narrow));
+        let mut played = agree_along_a_game_in_any(small, pos, seed, plies, shuffle)?;
+        let mut replay = small.start_position().game();
+        prop_assert_eq!(replay.position().key(), narrow_key(&replay));
         for &m in played.engine.moves() {
-            in_u128.play(m).map_err(|e| TestCaseError::fail(format!("{m}: {e}")))?;
+            replay.play(m).map_err(|e| TestCaseError::fail(format!("{m}: {e}")))?;
+            prop_assert_eq!(replay.position().key(), narrow_key(&replay));
         }
-        prop_assert_eq!(in_u128.keys(), played.engine.keys());
-        prop_assert_eq!(in_u128.position().to_string(), played.engine.position().to_string());
-        let ours = perft(&played.engine, 2);
-        prop_assert_eq!(ours, perft(&in_u128, 2));
+        let ours = played.engine.perft(2);
         prop_assert_eq!(ours, reference::perft(&mut played.simple, 2));
     }
+}
+
+/// The key of the game's position from the keys of the boards up to 11x11.
+fn narrow_key(game: &AnyGame) -> u64 {
+    let pos = game.position();
+    let mut key = 0;
+    for (piece, squares) in [
+        (Piece::Attacker, pos.attackers()),
+        (Piece::Defender, pos.defenders()),
+    ] {
+        for sq in squares {
+            key ^= piece_key(piece, sq);
+        }
+    }
+    if let Some(k) = pos.king() {
+        key ^= piece_key(Piece::King, k);
+    }
+    if pos.side_to_move() == Side::Defenders {
+        key ^= DEFENDERS_TO_MOVE;
+    }
+    key
 }
 
 /// The random rule sets are mostly playable: a start already over (skipped above)
@@ -1127,7 +1154,7 @@ fn random_rule_sets_mostly_build() {
     let mut built = 0;
     for _ in 0..200 {
         let r = strategy.new_tree(&mut runner).expect("a value").current();
-        match r.rule_set().build_any() {
+        match r.rule_set().build() {
             Ok(_) => built += 1,
             Err(RuleSetError::StartOver { .. }) => {}
             Err(e) => panic!("{r:?}: {e}"),
@@ -1173,13 +1200,13 @@ fn perft_13x13_agrees_with_the_reference() {
         let pos = reference::parse(r, &start).expect("start parses");
         let mut g = reference::Game::new(pos.clone());
         let theirs: Vec<u64> = (1..=3).map(|d| reference::perft(&mut g, d)).collect();
-        let v = match rule_set_13(corners).build_any().expect("13x13 rules build") {
+        let v = match rule_set_13(corners).build().expect("13x13 rules build") {
             AnyVariant::Wide(v) => v,
             other => panic!("a 13x13 board in another word: {other:?}"),
         };
         assert_eq!(v.size(), 13);
         let game = Game::new(Position::start(v));
-        let ours: Vec<u64> = (1..=3).map(|d| perft(&game, d)).collect();
+        let ours: Vec<u64> = (1..=3).map(|d| branan::rules::perft(&game, d)).collect();
         assert_eq!(ours, theirs, "corners {corners}");
         for seed in 1..=20 {
             agree_along_a_game_in(v, pos.clone(), seed, 150, 40).expect("the games agree");

@@ -13,18 +13,19 @@
 //! state of the game: `game goes on`, `attackers win (<reason>)`, `defenders win
 //! (<reason>)` or `draw (<reason>)`. After `as given` only the state is written.
 
-use branan::rules::{Game, Position, Side, Square, Variant};
+use branan::rules::{AnyGame, AnyPosition, AnyVariant, Side, Square};
 
 const DOC: &str = include_str!("../../docs/rules.md");
 
-fn variant(id: &str) -> &'static Variant {
-    Variant::by_id(id).unwrap_or_else(|| panic!("docs/rules.md names an unknown preset {id}"))
+fn variant(id: &str) -> AnyVariant {
+    AnyVariant::by_id(id).unwrap_or_else(|| panic!("docs/rules.md names an unknown preset {id}"))
 }
 
 /// The board as the document draws it: `.` empty, `+` the empty throne, `*` another
 /// empty square only the king may stop on (a corner in corner presets).
-fn draw(pos: &Position) -> Vec<String> {
+fn draw(pos: &AnyPosition) -> Vec<String> {
     let v = pos.variant();
+    let restricted = v.restricted_squares();
     let n = v.size();
     let centre = Square::new(n / 2, n / 2);
     let mut lines = Vec::new();
@@ -35,7 +36,7 @@ fn draw(pos: &Position) -> Vec<String> {
                 let c = match pos.piece_at(sq) {
                     Some(p) => p.letter(),
                     None if sq == centre => '+',
-                    None if !v.may_stop(sq, false) => '*',
+                    None if restricted.contains(sq) => '*',
                     None => '.',
                 };
                 c.to_string()
@@ -49,7 +50,7 @@ fn draw(pos: &Position) -> Vec<String> {
 }
 
 /// The state of a game as the document writes it.
-fn state(game: &Game) -> String {
+fn state(game: &AnyGame) -> String {
     match game.outcome() {
         None => "game goes on".to_owned(),
         Some(o) => {
@@ -64,16 +65,18 @@ fn state(game: &Game) -> String {
 }
 
 /// Plays one line after a diagram; returns what the document should say.
-fn play(start: &Position, moves: &str) -> String {
-    let mut game = Game::new(*start);
+fn play(start: &AnyPosition, moves: &str) -> String {
+    let mut game = start.game();
     if moves == "as given" {
         return state(&game);
     }
     let moves: Vec<&str> = moves.split(' ').collect();
     for (i, text) in moves.iter().enumerate() {
-        let m = text
-            .parse()
-            .unwrap_or_else(|e| panic!("docs/rules.md: bad move {text}: {e}"));
+        let m = start
+            .variant()
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("docs/rules.md: bad move {text}: {e}"))
+            .mv;
         match game.play(m) {
             Ok(captures) if i + 1 == moves.len() => {
                 let mut names: Vec<String> = captures.map(|s| s.to_string()).collect();
@@ -109,7 +112,8 @@ fn every_diagram_shows_its_position_and_every_line_is_what_the_engine_does() {
         let (id, position) = head
             .split_once(' ')
             .unwrap_or_else(|| panic!("docs/rules.md line {}: no position", i + 2));
-        let pos = Position::parse(variant(id), position)
+        let pos = variant(id)
+            .parse_position(position)
             .unwrap_or_else(|e| panic!("docs/rules.md line {}: {e}", i + 2));
         let board = draw(&pos);
         let drawn: Vec<&str> = lines[i + 2..i + 2 + board.len()].to_vec();
@@ -126,7 +130,8 @@ fn every_diagram_shows_its_position_and_every_line_is_what_the_engine_does() {
             let (moves, said) = rest
                 .split_once(": ")
                 .unwrap_or_else(|| panic!("docs/rules.md line {}: {line}", j + 1));
-            let start = Position::parse(variant(preset), position)
+            let start = variant(preset)
+                .parse_position(position)
                 .unwrap_or_else(|e| panic!("docs/rules.md line {}: {e}", j + 1));
             assert_eq!(
                 play(&start, moves),

@@ -5,13 +5,19 @@
 use crate::reference;
 
 use branan::rules::{
-    Escape, Features, Game, KingArms, KingCapture, Position, Reason, RepetitionOutcome, RuleSet,
-    RuleSetError, Side, Variant, opentafl, perft,
+    AnyVariant, Escape, Features, KingArms, KingCapture, Reason, RepetitionOutcome, RuleSet,
+    RuleSetError, Side, custom_variants, opentafl,
 };
 
-fn perfts(v: &'static Variant, depth: u32) -> Vec<u64> {
-    let game = Game::new(Position::start(v));
-    (1..=depth).map(|d| perft(&game, d)).collect()
+fn perfts(v: AnyVariant, depth: u32) -> Vec<u64> {
+    let game = v.start_position().game();
+    (1..=depth).map(|d| game.perft(d)).collect()
+}
+
+/// Whether two variants are the same: the same rules under the same id, and the
+/// same preset (or none).
+fn same(a: AnyVariant, b: AnyVariant) -> bool {
+    (a.id(), a.rules_id(), a.preset_index()) == (b.id(), b.rules_id(), b.preset_index())
 }
 
 #[test]
@@ -37,14 +43,14 @@ fn opentafl_builtin_variants() {
                     .unwrap_or_else(|e| panic!("{text}: {e}"))
                     .build()
                     .unwrap();
-                assert!(std::ptr::eq(v, Variant::by_id(arg).unwrap()), "{text}");
+                assert!(same(v, AnyVariant::by_id(arg).unwrap()), "{text}");
             }
             "like" => {
                 let v = parsed
                     .unwrap_or_else(|e| panic!("{text}: {e}"))
                     .build()
                     .unwrap();
-                let preset = Variant::by_id(arg).unwrap();
+                let preset = AnyVariant::by_id(arg).unwrap();
                 assert!(!v.is_preset(), "{text}");
                 assert_eq!(perfts(v, 3), perfts(preset, 3), "{text}");
             }
@@ -54,7 +60,7 @@ fn opentafl_builtin_variants() {
                     .build()
                     .unwrap();
                 assert!(!v.is_preset(), "{text}");
-                assert_eq!(v.rules_id(), v.id);
+                assert_eq!(v.rules_id(), v.id());
             }
             other => panic!("unknown expectation {other}"),
         }
@@ -70,7 +76,7 @@ fn opentafl_builtin_variants() {
         .map(|(_, text)| text)
         .unwrap();
     let v = opentafl::parse(relaxed).unwrap().build().unwrap();
-    assert!(!v.features.shieldwall_flanking && v.features.shieldwall);
+    assert!(!v.rule_set().features.shieldwall_flanking && v.rule_set().features.shieldwall);
     assert_eq!(perfts(v, 3), [116, 6_788, 806_344]);
 }
 
@@ -107,12 +113,12 @@ fn opentafl_defaults_apply_to_absent_keys() {
 
 #[test]
 fn presets_written_as_rules_strings_read_back() {
-    for v in Variant::all() {
-        let rules = RuleSet::of(v);
+    for &v in AnyVariant::presets() {
+        let rules = v.rule_set();
         match opentafl::to_string(&rules) {
             Some(s) => {
-                let back = opentafl::parse(&s).unwrap_or_else(|e| panic!("{}: {s}: {e}", v.id));
-                assert!(std::ptr::eq(back.build().unwrap(), v), "{}: {s}", v.id);
+                let back = opentafl::parse(&s).unwrap_or_else(|e| panic!("{}: {s}: {e}", v.id()));
+                assert!(same(back.build().unwrap(), v), "{}: {s}", v.id());
             }
             // What OpenTafl cannot say: a no-capture limit, a second-occurrence
             // repetition, the defenders losing a repetition, a drawn stalemate, the
@@ -124,13 +130,13 @@ fn presets_written_as_rules_strings_read_back() {
                     || rules.attackers_eliminated_wins
                     || rules.king_capture == branan::rules::KingCapture::ThroneFour,
                 "{}",
-                v.id
+                v.id()
             ),
         }
     }
     // docs/rules.md quotes Fetlar's.
     assert_eq!(
-        opentafl::to_string(&RuleSet::of(Variant::by_id("fetlar").unwrap())).as_deref(),
+        opentafl::to_string(&AnyVariant::by_id("fetlar").unwrap().rule_set()).as_deref(),
         Some(
             "dim:11 name:Fetlar_Hnefatafl atkf:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
         )
@@ -144,7 +150,7 @@ fn presets_written_as_rules_strings_read_back() {
             shieldwall: true,
             ..Features::BASIC
         },
-        ..RuleSet::of(Variant::by_id("fetlar").unwrap())
+        ..AnyVariant::by_id("fetlar").unwrap().rule_set()
     };
     let s = opentafl::to_string(&custom).unwrap();
     assert_eq!(
@@ -156,7 +162,7 @@ fn presets_written_as_rules_strings_read_back() {
 
 #[test]
 fn every_rule_is_refused_naming_its_field() {
-    let base = RuleSet::of(Variant::by_id("tablut").unwrap());
+    let base = AnyVariant::by_id("tablut").unwrap().rule_set();
     let cases: Vec<(RuleSet, &str, Option<&str>)> = vec![
         (
             RuleSet {
@@ -289,7 +295,7 @@ fn every_rule_is_refused_naming_its_field() {
 fn the_same_rules_are_the_same_variant() {
     let a = RuleSet {
         no_capture_limit: Some(200),
-        ..RuleSet::of(Variant::by_id("brandubh").unwrap())
+        ..AnyVariant::by_id("brandubh").unwrap().rule_set()
     };
     let b = RuleSet {
         name: Some("my brandubh".into()),
@@ -297,11 +303,13 @@ fn the_same_rules_are_the_same_variant() {
         ..a.clone()
     };
     let va = a.build().unwrap();
-    assert!(std::ptr::eq(va, b.build().unwrap()));
-    assert_eq!(va.id, a.canonical_id());
+    let count = custom_variants();
+    assert!(same(va, b.build().unwrap()));
+    assert_eq!(custom_variants(), count, "built once");
+    assert_eq!(va.id(), a.canonical_id());
     assert_eq!(
         perfts(va, 3),
-        perfts(Variant::by_id("brandubh").unwrap(), 3)
+        perfts(AnyVariant::by_id("brandubh").unwrap(), 3)
     );
 }
 
@@ -312,7 +320,7 @@ fn the_same_rules_are_the_same_variant() {
 fn throne_less_and_non_hostile_thrones_play_as_documented() {
     let captures = |rules: &str, start: &str, moves: &[&str]| -> Vec<String> {
         let v = opentafl::parse(rules).unwrap().build().unwrap();
-        let mut pos = Position::parse(v, start).unwrap();
+        let mut pos = v.parse_position(start).unwrap();
         let mut last = Vec::new();
         for m in moves {
             let (next, taken) = pos.play(m.parse().unwrap()).unwrap();
@@ -331,7 +339,7 @@ fn throne_less_and_non_hostile_thrones_play_as_documented() {
     // The defender may stop on the centre without a throne, not with one.
     assert!(captures(&sea_battle, pos, &["e9-e7", "e6-e5"]).is_empty());
     let v = opentafl::parse(&with_throne).unwrap().build().unwrap();
-    let p = Position::parse(v, "4t4/9/9/4T4/9/9/9/1K7/9 d 0").unwrap();
+    let p = v.parse_position("4t4/9/9/4T4/9/9/9/1K7/9 d 0").unwrap();
     assert!(p.play("e6-e5".parse().unwrap()).is_err());
 
     let start7 = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
@@ -351,7 +359,7 @@ fn throne_less_and_non_hostile_thrones_play_as_documented() {
 /// `rules`.
 fn last_captures(rules: &str, start: &str, moves: &[&str]) -> Vec<String> {
     let v = opentafl::parse(rules).unwrap().build().unwrap();
-    let mut pos = Position::parse(v, start).unwrap();
+    let mut pos = v.parse_position(start).unwrap();
     let mut last = Vec::new();
     for m in moves {
         let (next, taken) = pos
@@ -496,7 +504,7 @@ fn the_third_repetition_as_opentafl_scores_it() {
     let end = |tfr: &str| {
         let rules = opentafl::parse(&format!("dim:7 ks:w tfr:{tfr} {BRANDUB_START}")).unwrap();
         let v = rules.build().unwrap();
-        let mut game = Game::new(Position::parse(v, "1t5/7/7/3K3/7/6T/7 d 0").unwrap());
+        let mut game = v.parse_position("1t5/7/7/3K3/7/6T/7 d 0").unwrap().game();
         for m in shuffle {
             game.play(m.parse().unwrap()).unwrap();
         }

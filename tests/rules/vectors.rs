@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use branan::rules::{Game, Position, Variant, perft};
+use branan::rules::{AnyGame, AnyVariant};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -31,20 +31,27 @@ fn vectors() -> Vec<Vector> {
     serde_json::from_str(text).expect("positions.json parses")
 }
 
-fn game(v: &Vector) -> Game {
-    let variant = Variant::by_id(&v.variant).expect("known variant");
-    Game::new(Position::parse(variant, &v.position).expect("vector position parses"))
+fn game(v: &Vector) -> AnyGame {
+    let variant = AnyVariant::by_id(&v.variant).expect("known variant");
+    variant
+        .parse_position(&v.position)
+        .expect("vector position parses")
+        .game()
 }
 
 #[test]
 fn there_are_vectors_for_every_preset() {
     let vs = vectors();
     assert!(vs.len() >= 60);
-    for preset in Variant::all() {
-        if ["copenhagen", "fetlar"].contains(&preset.id) {
+    for &preset in AnyVariant::presets() {
+        if ["copenhagen", "fetlar"].contains(&preset.id()) {
             continue;
         }
-        assert!(vs.iter().any(|v| v.variant == preset.id), "{}", preset.id);
+        assert!(
+            vs.iter().any(|v| v.variant == preset.id()),
+            "{}",
+            preset.id()
+        );
     }
 }
 
@@ -95,7 +102,7 @@ fn perft_to_depth_three() {
         for (depth, &expected) in v.perft.iter().enumerate() {
             let depth = depth as u32 + 1;
             assert_eq!(
-                perft(&g, depth),
+                g.perft(depth),
                 expected,
                 "{} {} depth {depth}",
                 v.variant,
@@ -117,14 +124,17 @@ struct PerftVector {
 fn check_perft_vectors(id: &str, text: &str) {
     let vs: Vec<PerftVector> = serde_json::from_str(text).expect("vectors parse");
     assert!(vs.len() >= 30, "{id}: {} vectors", vs.len());
-    let variant = Variant::by_id(id).expect("known variant");
+    let variant = AnyVariant::by_id(id).expect("known variant");
     for v in vs {
         assert_eq!(v.variant, id);
-        let g = Game::new(Position::parse(variant, &v.position).expect("vector position parses"));
+        let g = variant
+            .parse_position(&v.position)
+            .expect("vector position parses")
+            .game();
         for (depth, &expected) in v.perft.iter().enumerate() {
             let depth = depth as u32 + 1;
             assert_eq!(
-                perft(&g, depth),
+                g.perft(depth),
                 expected,
                 "{id} {} depth {depth}",
                 v.position

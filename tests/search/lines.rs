@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use branan::rules::{Game, Position, Variant};
+use branan::rules::{AnyGame, AnyVariant};
 use branan::search::{Analysis, Limits, Score, Searcher, analyze};
 
 struct Rng(u64);
@@ -21,12 +21,12 @@ impl Rng {
 }
 
 /// Games of every preset, a random number of random moves from the start.
-fn random_games(per_variant: usize) -> Vec<Game> {
+fn random_games(per_variant: usize) -> Vec<AnyGame> {
     let mut rng = Rng(0xb4a4a4);
     let mut out = Vec::new();
-    for v in Variant::all() {
+    for &v in AnyVariant::presets() {
         for _ in 0..per_variant {
-            let mut game = Game::new(Position::start(v));
+            let mut game = v.start_position().game();
             let plies = rng.below(60);
             for _ in 0..plies {
                 let moves = game.legal_moves();
@@ -41,7 +41,7 @@ fn random_games(per_variant: usize) -> Vec<Game> {
     out
 }
 
-fn assert_legal(game: &Game, a: &Analysis) {
+fn assert_legal(game: &AnyGame, a: &Analysis) {
     if game.outcome().is_some() {
         assert_eq!(a.best_move, None);
         assert!(a.outcome.is_some());
@@ -116,8 +116,8 @@ fn depth_and_node_limits_are_deterministic() {
 
 #[test]
 fn a_time_limit_ends_the_search() {
-    let v = Variant::by_id("tawlbwrdd").unwrap();
-    let game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("tawlbwrdd").unwrap();
+    let game = v.start_position().game();
     let started = Instant::now();
     let a = analyze(&game, &Limits::time_ms(150), 1, &AtomicBool::new(false));
     // Generous bound: the README measures the real overhead.
@@ -128,8 +128,8 @@ fn a_time_limit_ends_the_search() {
 
 #[test]
 fn the_stop_flag_ends_an_unlimited_search() {
-    let v = Variant::by_id("tablut").unwrap();
-    let game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("tablut").unwrap();
+    let game = v.start_position().game();
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let raiser = std::thread::spawn(move || {
@@ -147,12 +147,12 @@ fn the_stop_flag_ends_an_unlimited_search() {
 fn repetition_counts_the_games_history() {
     // Tawlbwrdd: the second occurrence of a position is a draw. After three plies of
     // a shuffle, the defenders can repeat the start at once.
-    let v = Variant::by_id("tawlbwrdd").unwrap();
-    let mut game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("tawlbwrdd").unwrap();
+    let mut game = v.start_position().game();
     for m in ["e11-d11", "f8-e8", "d11-e11"] {
         game.play(m.parse().unwrap()).unwrap();
     }
-    let fresh = Game::new(*game.position());
+    let fresh = game.position().game();
     let stop = AtomicBool::new(false);
     let with_history = analyze(&game, &Limits::depth(3), 1, &stop);
     let without = analyze(&fresh, &Limits::depth(3), 1, &stop);
@@ -208,8 +208,8 @@ fn a_listener_sees_every_iteration_and_changes_nothing() {
 fn a_time_limit_is_used_to_the_deadline() {
     // Far from decided: the search goes on into iterations it cannot finish and
     // stops at the deadline (never before it; load only makes it later).
-    let v = Variant::by_id("brandubh").unwrap();
-    let game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("brandubh").unwrap();
+    let game = v.start_position().game();
     let a = analyze(&game, &Limits::time_ms(200), 1, &AtomicBool::new(false));
     assert!(a.elapsed >= Duration::from_millis(200), "{:?}", a.elapsed);
     assert!(game.legal_moves().contains(a.best_move.unwrap()));
@@ -218,8 +218,8 @@ fn a_time_limit_is_used_to_the_deadline() {
 #[test]
 fn a_single_legal_move_is_answered_at_once() {
     // The attackers' only move is a2-a3.
-    let v = Variant::by_id("brandubh").unwrap();
-    let game = Game::new(Position::parse(v, "7/7/3K3/T6/7/tT5/7 a 0").unwrap());
+    let v = AnyVariant::by_id("brandubh").unwrap();
+    let game = v.parse_position("7/7/3K3/T6/7/tT5/7 a 0").unwrap().game();
     assert_eq!(game.legal_moves().len(), 1);
     let a = analyze(&game, &Limits::time_ms(5_000), 1, &AtomicBool::new(false));
     assert_eq!(a.best_move, Some("a2-a3".parse().unwrap()));
@@ -229,8 +229,8 @@ fn a_single_legal_move_is_answered_at_once() {
 
 #[test]
 fn a_search_over_given_root_moves_scores_only_those() {
-    let v = Variant::by_id("brandubh").unwrap();
-    let game = Game::new(Position::start(v));
+    let v = AnyVariant::by_id("brandubh").unwrap();
+    let game = v.start_position().game();
     let stop = AtomicBool::new(false);
     let mut engine = Searcher::new(4);
     let full = engine.analyze(&game, &Limits::depth(4), 1, &stop);

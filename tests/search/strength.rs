@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use branan::rules::{Game, Position, Side, Variant};
+use branan::rules::{AnyVariant, Side};
 use branan::search::{Limits, Searcher};
 
 /// xorshift64*: a small deterministic generator for the random mover.
@@ -24,13 +24,13 @@ const MAX_PLIES: usize = 600;
 
 /// Plays `GAMES` games with the engine on `engine_side`; returns the engine's wins.
 fn engine_wins(variant: &str, engine_side: Side, seed: u64) -> usize {
-    let v = Variant::by_id(variant).unwrap();
+    let v = AnyVariant::by_id(variant).unwrap();
     let mut rng = Rng(seed);
     let mut searcher = Searcher::new(4);
     let stop = AtomicBool::new(false);
     let mut wins = 0;
     for _ in 0..GAMES {
-        let mut game = Game::new(Position::start(v));
+        let mut game = v.start_position().game();
         for _ in 0..MAX_PLIES {
             if game.outcome().is_some() {
                 break;

@@ -3,22 +3,22 @@
 
 use std::sync::atomic::AtomicBool;
 
-use branan::rules::{Game, Move, Position, Side, Variant};
+use branan::rules::{AnyGame, AnyVariant, Move, Side};
 use branan::search::{Analysis, Limits, Score, analyze};
 
-fn game(variant: &str, position: &str) -> Game {
-    let v = Variant::by_id(variant).unwrap();
-    Game::new(Position::parse(v, position).unwrap())
+fn game(variant: &str, position: &str) -> AnyGame {
+    let v = AnyVariant::by_id(variant).unwrap();
+    v.parse_position(position).unwrap().game()
 }
 
-fn search(game: &Game, depth: u32) -> Analysis {
+fn search(game: &AnyGame, depth: u32) -> Analysis {
     let a = analyze(game, &Limits::depth(depth), 1, &AtomicBool::new(false));
     assert_legal(game, &a);
     a
 }
 
 /// The best move and every line are legal from the game's position.
-fn assert_legal(game: &Game, a: &Analysis) {
+fn assert_legal(game: &AnyGame, a: &Analysis) {
     let best = a.best_move.expect("a best move");
     assert!(game.legal_moves().contains(best), "{best} is not legal");
     assert_eq!(a.pv.first(), Some(&best));
@@ -172,28 +172,34 @@ fn copenhagen_encirclement_in_one() {
 
 #[test]
 fn the_king_escapes_on_a_13x13_board() {
-    use branan::rules::{AnyVariant, Wide, opentafl};
+    use branan::rules::opentafl;
     let rules = opentafl::parse(
         "dim:13 esc:c ka:y start:/4ttttt4/6t6/13/t5T5t/t4TTT4t/t3TTTTT3t/tt2TTKTT2tt/t3TTTTT3t/t4TTT4t/t5T5t/13/6t6/4ttttt4/",
     )
     .unwrap();
-    let AnyVariant::Wide(v) = rules.build_any().unwrap() else {
-        panic!("a 13x13 board in the narrow word");
-    };
+    let v = rules.build().unwrap();
+    assert!(
+        matches!(v, AnyVariant::Wide(_)),
+        "a 13x13 board in the wide word"
+    );
     let stop = AtomicBool::new(false);
     // The king on l13 (a file only the wide board has) runs to m13.
-    let game: Game<Wide> =
-        Game::new(Position::parse(v, "10tK1/13/13/13/13/13/13/13/13/13/13/13/13 d 0").unwrap());
+    let game: AnyGame = v
+        .parse_position("10tK1/13/13/13/13/13/13/13/13/13/13/13/13 d 0")
+        .unwrap()
+        .game();
     let a = analyze(&game, &Limits::depth(3), 1, &stop);
     assert_eq!(a.score, Score::Win(1));
     assert_eq!(a.best_move.unwrap().to_string(), "l13-m13");
     // With the attackers to move and two lines open, they cannot stop him.
-    let game: Game<Wide> =
-        Game::new(Position::parse(v, "13/13/13/13/13/13/13/13/13/13/13/K12/1t11 a 0").unwrap());
+    let game: AnyGame = v
+        .parse_position("13/13/13/13/13/13/13/13/13/13/13/K12/1t11 a 0")
+        .unwrap()
+        .game();
     let a = analyze(&game, &Limits::depth(3), 1, &stop);
     assert_eq!(a.score, Score::Win(-2), "{a:?}");
     // From the start, every line is legal.
-    let game = Game::new(Position::start(v));
+    let game = v.start_position().game();
     let a = analyze(&game, &Limits::depth(3), 2, &stop);
     for line in &a.lines {
         let mut g = game.clone();
@@ -204,13 +210,12 @@ fn the_king_escapes_on_a_13x13_board() {
     assert!(game.legal_moves().contains(a.best_move.unwrap()));
 }
 
-/// The 7x7 presets are searched in the 64-bit word of their board, whether the
-/// game is held in it or in the `u128` word: node for node the search of the
-/// `u128` word (the benchmark's positions at depth 6, counted before the 7x7
-/// board had a word of its own), so the same answers.
+/// The 7x7 presets are held and searched in the 64-bit word of their board:
+/// node for node the search the `u128` word made (the benchmark's positions at
+/// depth 6, counted before the 7x7 board had a word of its own), so the same
+/// answers. A 7x7 rule set sent as rules is held in the same word.
 #[test]
 fn the_7x7_search_is_the_same_in_the_64_bit_word() {
-    use branan::rules::AnyVariant;
     let cases = [
         (
             "brandubh",
@@ -239,24 +244,20 @@ fn the_7x7_search_is_the_same_in_the_64_bit_word() {
     ];
     for (id, text, nodes, best) in cases {
         let held = game(id, text);
-        let small = held.in_small_word().expect("a 7x7 game");
-        assert_eq!(small.keys(), held.keys(), "{id} {text}");
-        let Some(AnyVariant::Small(v)) = AnyVariant::preset(id) else {
-            panic!("{id} has no 64-bit word");
-        };
-        let own = Game::new(Position::parse(v, text).unwrap());
-        for a in [
-            search(&held, 6),
-            analyze(&own, &Limits::depth(6), 1, &AtomicBool::new(false)),
-        ] {
-            assert_eq!(a.nodes, nodes, "{id} {text}");
-            assert_eq!(a.best_move.map(|m| m.to_string()).as_deref(), Some(best));
-        }
+        assert!(matches!(held, AnyGame::Small(_)), "{id}");
+        let a = search(&held, 6);
+        assert_eq!(a.nodes, nodes, "{id} {text}");
+        assert_eq!(a.best_move.map(|m| m.to_string()).as_deref(), Some(best));
     }
+    let rules = AnyVariant::by_id("brandubh").unwrap().rule_set();
+    let custom = branan::rules::RuleSet {
+        no_capture_limit: Some(100),
+        ..rules
+    };
+    assert!(matches!(custom.build(), Ok(AnyVariant::Small(_))));
     // Other boards stay in their word.
-    assert!(
-        game("tablut", "9/1K7/9/9/9/9/9/9/8t d 0")
-            .in_small_word()
-            .is_none()
-    );
+    assert!(matches!(
+        game("tablut", "9/1K7/9/9/9/9/9/9/8t d 0"),
+        AnyGame::Narrow(_)
+    ));
 }

@@ -150,7 +150,7 @@ fn pictures_are_cacheable_and_refusals_are_problems() {
         ("variant=brandubh&size=20", 422, Some("size")),
         ("variant=brandubh&size=big", 400, Some("size")),
         ("variant=brandubh&flip=maybe", 400, Some("flip")),
-        ("variant=brandubh&arrows=a1-h1", 422, Some("arrows")),
+        ("variant=brandubh&arrows=a1-h1", 400, Some("arrows")),
         ("variant=brandubh&arrows=a1-a2,zz", 400, Some("arrows")),
         ("variant=brandubh&last_move=a1a", 400, Some("last_move")),
         ("variant=brandubh&moves=d7-d5", 422, Some("moves")),

@@ -12,7 +12,7 @@ use crate::api::error::{ApiError, Problem};
 use crate::api::game::{build_game, parse_move, resolve_rules};
 use crate::api::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
-use crate::rules::{AnyGame, AnyVariant, Move};
+use crate::rules::{AnyVariant, Move};
 
 /// The same query always draws the same bytes within a release; the `ETag` lets a
 /// cache revalidate cheaply after a release.
@@ -62,26 +62,14 @@ fn list(text: Option<&str>) -> Vec<&str> {
     }
 }
 
-/// Reads a move of the query that need not be legal but must lie on the board.
+/// Reads a move of the query that need not be legal (its squares are the board's).
 fn board_move(
     variant: AnyVariant,
     text: &str,
     field: &'static str,
     index: Option<usize>,
 ) -> Result<Move, ApiError> {
-    let m = parse_move(variant, text, field, index)?.mv;
-    let size = variant.size();
-    let at = match index {
-        Some(i) => format!("{field}[{i}]"),
-        None => field.to_owned(),
-    };
-    if !m.from.on_board(size) || !m.to.on_board(size) {
-        return Err(ApiError::InvalidField {
-            field: field.to_owned(),
-            detail: format!("{at} ({m}): not on the {size}x{size} board"),
-        });
-    }
-    Ok(m)
+    Ok(parse_move(variant, text, field, index)?.mv)
 }
 
 /// Draws the picture of a query (the SVG text), or the located refusal.
@@ -143,7 +131,7 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
         last_move,
         arrows,
     };
-    Ok(crate::with_word!(&built.game, AnyGame, g => board_svg(g.position(), &opts)))
+    Ok(board_svg(&built.game.position(), &opts))
 }
 
 /// A strong validator from the picture's bytes: a 64-bit multiply-rotate hash
@@ -220,9 +208,10 @@ pub fn matches(req: &HttpRequest, tag: &str) -> bool {
 /// `Cache-Control`; `If-None-Match` with that tag answers 304. Every square carries
 /// `data-square` and every piece `data-piece` (`t`, `T`, `K`).
 ///
-/// Refusals are problem documents: 400 for a malformed query, position or move;
-/// 404 for an unknown variant; 422 for a position or move the rules refuse, a
-/// `size` out of range, an arrow off the board or too many arrows.
+/// Refusals are problem documents: 400 for a malformed query, position or move (a
+/// move or arrow naming a square off the board included); 404 for an unknown
+/// variant; 422 for a position or move the rules refuse, a `size` out of range or
+/// too many arrows.
 #[utoipa::path(
     tag = "pictures",
     summary = "A picture of a position (SVG)",
@@ -238,7 +227,7 @@ pub fn matches(req: &HttpRequest, tag: &str) -> bool {
         (status = 400, description = "Malformed query, position or move", body = Problem, content_type = "application/problem+json",
          examples(("bad_arrow" = (summary = "GET /v1/board.svg?variant=brandubh&arrows=a1-z9", value = json!({
             "type": "/problems/malformed-move", "title": "Malformed move", "status": 400,
-            "detail": "arrows[0] (\"a1-z9\"): column 4: \"z9\" is not a square (files a-k, ranks 1-11)",
+            "detail": "arrows[0] (\"a1-z9\"): column 4: \"z9\" is not a square (files a-g, ranks 1-7)",
             "field": "arrows", "index": 0, "column": 4
          }))))),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
@@ -247,7 +236,7 @@ pub fn matches(req: &HttpRequest, tag: &str) -> bool {
             "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
             "field": "variant"
          }))))),
-        (status = 422, description = "A position or move the rules refuse, a size out of range, an arrow off the board or too many arrows", body = Problem, content_type = "application/problem+json",
+        (status = 422, description = "A position or move the rules refuse, a size out of range or too many arrows", body = Problem, content_type = "application/problem+json",
          examples(("size" = (summary = "GET /v1/board.svg?variant=brandubh&size=5000", value = json!({
             "type": "/problems/invalid-field", "title": "Invalid field value", "status": 422,
             "detail": "size 5000 is outside 64 to 2048 pixels", "field": "size"

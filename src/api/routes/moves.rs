@@ -9,10 +9,10 @@ use crate::api::dto::{MovesQuery, MovesRequest, MovesResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{build_game, legal_moves_with_captures, resolve_rules};
+use crate::api::game::{build_game, resolve_rules};
 use crate::api::routes::moves_json;
 use crate::api::rule_object::RulesInput;
-use crate::rules::{AnyGame, AnyVariant};
+use crate::rules::AnyVariant;
 
 /// How long clients and caches may keep a GET answer: the rules of a preset do not
 /// change within a release, so the same query always has the same answer.
@@ -26,9 +26,10 @@ pub fn moves(
     moves: &[impl AsRef<str>],
 ) -> Result<String, ApiError> {
     let built = build_game(variant, position, moves, &state.limits())?;
-    Ok(crate::with_word!(&built.game, AnyGame, g => {
-        moves_json::moves_response(g, &legal_moves_with_captures(g))
-    }))
+    Ok(moves_json::moves_response(
+        &built.game,
+        &built.game.legal_moves_with_captures(),
+    ))
 }
 
 /// Legal moves after a game

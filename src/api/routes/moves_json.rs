@@ -8,9 +8,9 @@
 
 use std::sync::LazyLock;
 
-use crate::rules::{BitBoard, Game, Move, Square, Word};
+use crate::rules::{AnyGame, Move, Square, SquareSet};
 
-use crate::api::dto::{ReasonDto, SideDto, StatusDto, position_fields};
+use crate::api::dto::{ReasonDto, SideDto, StatusDto, game_fields};
 
 /// `a1`, `b1`, ... by square number (every square of a 13x13 board).
 static SQUARE_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
@@ -80,7 +80,7 @@ fn status(out: &mut String, s: &StatusDto) {
 }
 
 /// `["a1","b2"]`.
-fn square_list<W: Word>(out: &mut String, squares: BitBoard<W>) {
+fn square_list(out: &mut String, squares: SquareSet) {
     out.push('[');
     for (i, sq) in squares.enumerate() {
         if i > 0 {
@@ -93,7 +93,7 @@ fn square_list<W: Word>(out: &mut String, squares: BitBoard<W>) {
     out.push(']');
 }
 
-fn legal_move<W: Word>(out: &mut String, m: Move, captures: BitBoard<W>) {
+fn legal_move(out: &mut String, m: Move, captures: SquareSet) {
     let (from, to) = (name(m.from), name(m.to));
     out.push_str("{\"move\":\"");
     out.push_str(from);
@@ -109,19 +109,19 @@ fn legal_move<W: Word>(out: &mut String, m: Move, captures: BitBoard<W>) {
 }
 
 /// The `/v1/moves` answer for `game` (of its position's variant), as JSON text.
-pub fn moves_response<W: Word>(game: &Game<W>, moves: &[(Move, BitBoard<W>)]) -> String {
-    let (position, to_move, st) = position_fields(game);
-    let variant = game.position().variant();
+pub fn moves_response(game: &AnyGame, moves: &[(Move, SquareSet)]) -> String {
+    let (position, to_move, st) = game_fields(game);
+    let variant = game.variant();
     let mut out = String::with_capacity(200 + moves.len() * 64);
     out.push_str("{\"variant\":");
-    string(&mut out, variant.id);
+    string(&mut out, variant.id());
     out.push_str(",\"rules_id\":");
     string(&mut out, variant.rules_id());
     out.push_str(",\"position\":");
     string(&mut out, &position);
     let pos = game.position();
     out.push_str(",\"size\":");
-    out.push_str(&pos.variant().size().to_string());
+    out.push_str(&variant.size().to_string());
     out.push_str(",\"pieces\":{\"attackers\":");
     square_list(&mut out, pos.attackers());
     out.push_str(",\"defenders\":");
@@ -155,20 +155,20 @@ pub fn moves_response<W: Word>(game: &Game<W>, moves: &[(Move, BitBoard<W>)]) ->
 mod tests {
     use super::*;
     use crate::api::dto::{LegalMoveDto, MovesResponse, PiecesDto};
-    use crate::api::game::legal_moves_with_captures;
-    use crate::rules::{Position, Variant};
+    use crate::rules::AnyVariant;
 
-    fn slow(variant: &Variant, game: &Game) -> serde_json::Value {
-        let (position, to_move, status) = position_fields(game);
+    fn slow(variant: AnyVariant, game: &AnyGame) -> serde_json::Value {
+        let (position, to_move, status) = game_fields(game);
         let answer = MovesResponse {
-            variant: variant.id.to_owned(),
+            variant: variant.id().to_owned(),
             rules_id: variant.rules_id().to_owned(),
             position,
-            size: game.position().variant().size(),
-            pieces: PiecesDto::of(game.position()),
+            size: variant.size(),
+            pieces: PiecesDto::of(&game.position()),
             to_move,
             status,
-            moves: legal_moves_with_captures(game)
+            moves: game
+                .legal_moves_with_captures()
                 .into_iter()
                 .map(|(m, c)| LegalMoveDto::new(m, c))
                 .collect(),
@@ -180,11 +180,11 @@ mod tests {
     fn same_json_as_the_documented_shape() {
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut checked = 0;
-        for v in Variant::all() {
+        for &v in AnyVariant::presets() {
             for _ in 0..4 {
-                let mut game = Game::new(Position::start(v));
+                let mut game = v.start_position().game();
                 for _ in 0..150 {
-                    let moves = legal_moves_with_captures(&game);
+                    let moves = game.legal_moves_with_captures();
                     let fast: serde_json::Value =
                         serde_json::from_str(&moves_response(&game, &moves)).unwrap();
                     assert_eq!(fast, slow(v, &game));

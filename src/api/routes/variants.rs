@@ -7,7 +7,7 @@ use crate::api::dto::{VariantDto, VariantsResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::game::find_variant;
-use crate::rules::Variant;
+use crate::rules::AnyVariant;
 
 /// How long clients and caches may keep the presets (they change only with a release).
 const CACHE: &str = "public, max-age=3600";
@@ -28,7 +28,10 @@ const CACHE: &str = "public, max-age=3600";
 #[get("/v1/variants")]
 pub async fn list_variants() -> HttpResponse {
     let body = VariantsResponse {
-        variants: Variant::all().iter().map(VariantDto::from).collect(),
+        variants: AnyVariant::presets()
+            .iter()
+            .map(|&v| VariantDto::from(v))
+            .collect(),
     };
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, CACHE))
