@@ -91,7 +91,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::rules::Variant;
+    use crate::rules::AnyVariant;
 
     /// The page's dictionaries, read from `i18n.js` (written in JSON's syntax).
     fn dictionaries() -> BTreeMap<String, BTreeMap<String, String>> {
@@ -143,9 +143,9 @@ mod tests {
         for kind in types {
             keys.push(format!("problem.{}", kind.as_str().expect("a type")));
         }
-        for v in Variant::all() {
-            keys.push(format!("variant.{}", v.id));
-            keys.push(format!("about.{}", v.id));
+        for v in AnyVariant::presets() {
+            keys.push(format!("variant.{}", v.id()));
+            keys.push(format!("about.{}", v.id()));
         }
         keys
     }
