@@ -158,7 +158,8 @@ pub struct MovesQuery {
     /// `%20` or `+`).
     #[param(example = "4t2/7/7/2tK3/7/7/7 a 0")]
     pub position: Option<String>,
-    /// Moves played from `position`, comma-separated (`d7-d6,c4-c5`).
+    /// Moves played from `position`, comma-separated (`e7-e6,d4-d5`).
+    #[param(example = "e7-e6,d4-d5")]
     pub moves: Option<String>,
 }
 

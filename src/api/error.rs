@@ -23,30 +23,54 @@ use crate::rules::{Outcome, Square};
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// The `type` URIs of branan's problems (relative references, resolved against the
-/// service's address; the README lists them).
+/// service's address; docs/api.md lists them). [`types::ALL`] is every one, and the
+/// spec lists them as the values of `type`.
 pub mod types {
-    pub const MALFORMED_JSON: &str = "/problems/malformed-json";
-    pub const MALFORMED_QUERY: &str = "/problems/malformed-query";
-    pub const MALFORMED_POSITION: &str = "/problems/malformed-position";
-    pub const MALFORMED_MOVE: &str = "/problems/malformed-move";
-    pub const BAD_REQUEST: &str = "/problems/bad-request";
-    pub const NOT_FOUND: &str = "/problems/not-found";
-    pub const UNKNOWN_VARIANT: &str = "/problems/unknown-variant";
-    pub const METHOD_NOT_ALLOWED: &str = "/problems/method-not-allowed";
-    pub const BODY_TOO_LARGE: &str = "/problems/body-too-large";
-    pub const UNSUPPORTED_MEDIA_TYPE: &str = "/problems/unsupported-media-type";
-    pub const INVALID_POSITION: &str = "/problems/invalid-position";
-    pub const ILLEGAL_MOVE: &str = "/problems/illegal-move";
-    pub const GAME_OVER: &str = "/problems/game-over";
-    pub const CAPTURE_MISMATCH: &str = "/problems/capture-mismatch";
-    pub const TOO_MANY_MOVES: &str = "/problems/too-many-moves";
-    pub const INVALID_RULES: &str = "/problems/invalid-rules";
-    pub const RULES_TOO_LARGE: &str = "/problems/rules-too-large";
-    pub const INVALID_FIELD: &str = "/problems/invalid-field";
-    pub const UNAVAILABLE: &str = "/problems/unavailable";
-    pub const TOO_MANY_REQUESTS: &str = "/problems/too-many-requests";
-    pub const INTERNAL: &str = "/problems/internal";
-    pub const HTTP: &str = "about:blank";
+    macro_rules! problem_types {
+        ($($name:ident = $uri:literal,)*) => {
+            $(pub const $name: &str = $uri;)*
+            /// Every problem type the service answers.
+            pub const ALL: &[&str] = &[$($name),*];
+        };
+    }
+
+    problem_types! {
+        MALFORMED_JSON = "/problems/malformed-json",
+        MALFORMED_QUERY = "/problems/malformed-query",
+        MALFORMED_POSITION = "/problems/malformed-position",
+        MALFORMED_MOVE = "/problems/malformed-move",
+        BAD_REQUEST = "/problems/bad-request",
+        NOT_FOUND = "/problems/not-found",
+        UNKNOWN_VARIANT = "/problems/unknown-variant",
+        METHOD_NOT_ALLOWED = "/problems/method-not-allowed",
+        BODY_TOO_LARGE = "/problems/body-too-large",
+        UNSUPPORTED_MEDIA_TYPE = "/problems/unsupported-media-type",
+        INVALID_POSITION = "/problems/invalid-position",
+        ILLEGAL_MOVE = "/problems/illegal-move",
+        GAME_OVER = "/problems/game-over",
+        CAPTURE_MISMATCH = "/problems/capture-mismatch",
+        TOO_MANY_MOVES = "/problems/too-many-moves",
+        INVALID_RULES = "/problems/invalid-rules",
+        RULES_TOO_LARGE = "/problems/rules-too-large",
+        INVALID_FIELD = "/problems/invalid-field",
+        UNAVAILABLE = "/problems/unavailable",
+        TOO_MANY_REQUESTS = "/problems/too-many-requests",
+        INTERNAL = "/problems/internal",
+        HTTP = "about:blank",
+    }
+
+    /// The schema of `type`: a string, one of [`ALL`].
+    pub fn schema() -> utoipa::openapi::Object {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A URI reference naming the kind of problem; \
+                 `about:blank` for an HTTP error that only its status describes.",
+            ))
+            .enum_values(Some(ALL.iter().copied()))
+            .build()
+    }
 }
 
 /// An RFC 9457 problem document, with fields that locate the fault in the request.
@@ -61,8 +85,9 @@ pub mod types {
     "square": "e5"
 }))]
 pub struct Problem {
-    /// A URI reference naming the kind of problem (see the README's list).
+    /// A URI reference naming the kind of problem (one of [`types::ALL`]).
     #[serde(rename = "type")]
+    #[schema(schema_with = types::schema)]
     pub kind: String,
     /// A short summary of the kind of problem.
     pub title: String,

@@ -55,7 +55,8 @@ pub struct StreamQuery {
     /// The starting position (default: the preset's start); URL-encode it.
     pub position: Option<String>,
     /// Moves played from `position` before the analysis, comma-separated
-    /// (`d7-d6,c4-c5`).
+    /// (`d7-f7,d5-e5`).
+    #[param(example = "d7-f7,d5-e5")]
     pub moves: Option<String>,
     /// Time budget in milliseconds (as in `POST /v1/analyze`).
     #[param(example = 2000)]

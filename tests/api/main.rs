@@ -1,7 +1,7 @@
 //! The HTTP service (`src/api`): every endpoint through actix's test service and
 //! through real servers on free ports of 127.0.0.1, its limits, overload, streams,
-//! rule sets, the OpenAPI document and its examples, the README's `curl` lines, and
-//! the `branan` binary's graceful stop.
+//! rule sets, the OpenAPI document and its examples, the examples of the README and
+//! the docs, and the `branan` binary's graceful stop.
 //!
 //! Each test starts its own server (its own configuration, cache, search threads
 //! and metrics), so tests running side by side never see each other's requests.
@@ -15,11 +15,11 @@ mod reference;
 
 mod analyze;
 mod cases;
+mod docs_examples;
 mod games;
 mod limits;
 mod overload;
 mod promises;
-mod readme;
 mod review;
 mod rules;
 mod server;

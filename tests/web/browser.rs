@@ -1,8 +1,22 @@
 //! The page at `/` in headless Chromium, driven through chromedriver's WebDriver API
-//! (plain HTTP with ureq): every preset's board, a whole Brandubh game against the
-//! computer played by clicking squares, analysis of a position, no console error.
-//! Screenshots of both views at desktop and phone widths go to
-//! `target/web-screenshots/`.
+//! (plain HTTP with ureq), as players meet it, in one browser session:
+//!
+//! - every preset's board, squares and pieces;
+//! - a whole Brandubh game against the computer, played by clicking squares on a
+//!   390x844 phone screen: the board stays in view after every move; the game
+//!   survives a click on the selected tab, a change of tab and back, and a reload;
+//!   the end message is the API's status, in words; at 1280x800 the board and the
+//!   message fit the window;
+//! - analysis: the game played opened with one click, a pasted game loaded with one
+//!   request, the streamed depths growing, the evaluation shown as the API's
+//!   `win_chance` says (percentage and bar), a forced win in moves of the winner,
+//!   the bar at the result once the game is over, nothing stale in set-up;
+//! - every language, and the rules of every preset in words in each, without a
+//!   key or a placeholder left;
+//! - the JavaScript examples of the README and `docs/` run in the page;
+//! - no console error.
+//!
+//! Screenshots of play and analysis at both sizes go to `target/web-screenshots/`.
 //!
 //! Needs `chromium` and `chromedriver` (`scripts/install-browser.sh`). Without them
 //! the test fails under CI (`CI=true`) and prints a notice elsewhere.
@@ -45,6 +59,8 @@ struct Browser {
     session: String,
     agent: ureq::Agent,
     profile: PathBuf,
+    /// The browser's frame around the page (width, height), once learnt.
+    frame: std::cell::Cell<(u32, u32)>,
 }
 
 impl Browser {
@@ -67,6 +83,7 @@ impl Browser {
             session: String::new(),
             agent,
             profile: profile.clone(),
+            frame: std::cell::Cell::new((0, 0)),
         };
         let deadline = Instant::now() + Duration::from_secs(20);
         while browser
@@ -164,8 +181,35 @@ impl Browser {
         }
     }
 
+    /// Sizes the window so that the page sees `width` x `height`. The window's
+    /// rectangle includes the browser's own frame, even headless, and the page
+    /// learns its new size a moment after the window has it: the frame is learnt
+    /// from the first try that does not fit, and kept.
     fn resize(&self, width: u32, height: u32) {
-        self.post("/window/rect", json!({ "width": width, "height": height }));
+        for _ in 0..4 {
+            let (fw, fh) = self.frame.get();
+            self.post(
+                "/window/rect",
+                json!({ "width": width + fw, "height": height + fh }),
+            );
+            let deadline = Instant::now() + Duration::from_secs(3);
+            let mut seen = self.js("return [innerWidth, innerHeight];");
+            while seen != json!([width, height]) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+                seen = self.js("return [innerWidth, innerHeight];");
+            }
+            if seen == json!([width, height]) {
+                return;
+            }
+            let rect = self.get("/window/rect");
+            let size = |v: &Value, k: &str| v[k].as_u64().unwrap_or(0) as u32;
+            self.frame.set((
+                size(&rect, "width").saturating_sub(seen[0].as_u64().unwrap_or(0) as u32),
+                size(&rect, "height").saturating_sub(seen[1].as_u64().unwrap_or(0) as u32),
+            ));
+        }
+        let seen = self.js("return [innerWidth, innerHeight];");
+        panic!("the page is {seen}, not {width}x{height}");
     }
 
     fn screenshot(&self, path: &Path) {
@@ -254,8 +298,175 @@ fn english_reason(reason: &str) -> &'static str {
         "no_legal_moves" => "no legal move",
         "repetition" => "the position was repeated",
         "no_capture_limit" => "without a capture",
+        "edge_fort" => "in a fort on the edge",
+        "encircled" => "encircled",
         other => panic!("unknown reason {other}"),
     }
+}
+
+/// A JavaScript expression: the rectangle of the element `id` and the window's size.
+fn rect_of(id: &str) -> String {
+    format!(
+        "(() => {{ const r = document.getElementById('{id}').getBoundingClientRect(); \
+         return {{top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight, width: innerWidth}}; }})()"
+    )
+}
+
+/// Asserts that the element `id` is wholly inside the window.
+fn in_view(b: &Browser, id: &str, when: &str) {
+    let r = b.js(&format!("return {};", rect_of(id)));
+    let f = |k: &str| r[k].as_f64().unwrap_or(f64::NAN);
+    assert!(
+        f("top") >= -0.5
+            && f("left") >= -0.5
+            && f("bottom") <= f("height") + 0.5
+            && f("right") <= f("width") + 0.5,
+        "#{id} is not in view {when}: {r}"
+    );
+}
+
+/// The list of moves the page shows for the game of the current mode.
+fn shown_moves(b: &Browser) -> String {
+    b.js("return document.getElementById('movelist').dataset.moves;")
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Answers the page's question before discarding a game, if it asks.
+fn agree_if_asked(b: &Browser) {
+    if b.js("return document.getElementById('confirm').open;") == json!(true) {
+        b.click("#confirm-yes");
+    }
+}
+
+/// The evaluation shown agrees with the API's `win_chance` it came with: the side
+/// favoured and its percentage (or a forced win), and the bar's height.
+fn evaluation_agrees(b: &Browser) -> Value {
+    let shown = b.js("const e = document.getElementById('eval'); \
+         return {text: e.textContent, wc: e.dataset.winChance, toMove: e.dataset.toMove, \
+                 bar: document.getElementById('bar-fill').style.height, \
+                 score: document.getElementById('score').textContent};");
+    let wc: f64 = shown["wc"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no win chance shown: {shown}"));
+    let attackers = if shown["toMove"] == "attackers" {
+        wc
+    } else {
+        1.0 - wc
+    };
+    let text = shown["text"].as_str().unwrap_or_default();
+    let score = shown["score"].as_str().unwrap_or_default();
+    if text.contains(" win in ") {
+        assert!(
+            (wc - 1.0).abs() < 1e-9 || wc.abs() < 1e-9,
+            "a forced win with win_chance {wc}: {shown}"
+        );
+        let winner = if attackers > 0.5 {
+            "attackers"
+        } else {
+            "defenders"
+        };
+        assert!(
+            text.starts_with(&format!("The {winner} win in ")),
+            "{shown}"
+        );
+    } else {
+        let pct = (attackers * 100.0).round();
+        let want = if pct > 50.0 {
+            format!("Attackers {pct}%")
+        } else if pct < 50.0 {
+            format!("Defenders {}%", 100.0 - pct)
+        } else {
+            "Even: 50%".to_owned()
+        };
+        assert_eq!(text, want, "{shown}");
+        assert!(
+            score.starts_with('+') || score.starts_with('−') || score == "0.0",
+            "the engine's score as detail: {shown}"
+        );
+    }
+    let bar: f64 = shown["bar"]
+        .as_str()
+        .and_then(|s| s.trim_end_matches('%').parse().ok())
+        .unwrap_or(f64::NAN);
+    assert!(
+        (bar - attackers * 100.0).abs() < 0.06,
+        "bar {bar}% for {attackers}: {shown}"
+    );
+    shown
+}
+
+/// The ```js blocks of the README and `docs/`.
+fn js_examples() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a document");
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let mut block: Option<String> = None;
+        for line in text.lines() {
+            match (&mut block, line.trim_start().starts_with("```")) {
+                (None, true) if line.trim() == "```js" => block = Some(String::new()),
+                (Some(_), true) => {
+                    if let Some(code) = block.take() {
+                        out.push((name.to_string(), code));
+                    }
+                }
+                (Some(code), false) => {
+                    code.push_str(line);
+                    code.push('\n');
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// An example as a script the page can run: its `import` lines as dynamic imports,
+/// the helper functions it leaves to the reader (`show`, `done`, `fail`) defined,
+/// `console.log` recorded, and `window.__example` set to "done" when it finishes
+/// (its `done` or a `best` line) or to the error.
+fn runnable(code: &str, base: &str) -> String {
+    let mut body = String::new();
+    for line in code.replace("http://127.0.0.1:8080", base).lines() {
+        match line
+            .strip_prefix("import ")
+            .and_then(|rest| rest.split_once(" from "))
+        {
+            Some((names, from)) => {
+                body.push_str(&format!(
+                    "const {names} = await import({});\n",
+                    from.trim_end_matches(';')
+                ));
+            }
+            None => {
+                body.push_str(line);
+                body.push('\n');
+            }
+        }
+    }
+    format!(
+        "window.__example = 'running'; \
+         if (!document.querySelector('img')) document.body.append(document.createElement('img')); \
+         (async () => {{ \
+           const finish = () => {{ if (window.__example === 'running') window.__example = 'done'; }}; \
+           const show = () => {{}}; const done = finish; \
+           const fail = (p) => {{ window.__example = 'fail: ' + JSON.stringify(p); }}; \
+           const console = {{ log: (...a) => {{ if (a[0] === 'best') finish(); }} }}; \
+           {body} \
+         }})().catch((e) => {{ window.__example = 'error: ' + e; }});"
+    )
 }
 
 #[test]
@@ -279,11 +490,11 @@ fn the_page_plays_and_analyses_in_chromium() {
     let url = server.url();
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
     std::fs::create_dir_all(&shots).expect("screenshot folder");
+    let long = Duration::from_secs(30);
 
     let b = Browser::start(&chromium, &driver);
-    b.resize(1280, 900);
+    b.resize(1280, 800);
     b.goto(&format!("{url}/"));
-    let long = Duration::from_secs(20);
     b.wait("the page", "document.body.dataset.ready === 'true'", long);
     let paint = b.js(
         "const p = performance.getEntriesByName('first-contentful-paint')[0]; return p ? p.startTime : null;",
@@ -296,17 +507,21 @@ fn the_page_plays_and_analyses_in_chromium() {
         .expect("variants")
         .into_json()
         .expect("JSON");
-    for v in variants["variants"].as_array().expect("variants") {
+    let variants = variants["variants"].as_array().expect("variants").clone();
+    let select = |id: &str, value: &str| {
+        b.js(&format!(
+            "const s = document.getElementById('{id}'); s.value = '{value}'; \
+             s.dispatchEvent(new Event('change'));"
+        ));
+    };
+    for v in &variants {
         let id = v["id"].as_str().expect("id");
         let n = v["board_size"].as_u64().expect("size") as usize;
         let start = v["start_position"].as_str().expect("start");
-        b.js(&format!(
-            "const s = document.getElementById('variant'); s.value = '{id}'; \
-             s.dispatchEvent(new Event('change'));"
-        ));
+        select("variant", id);
         b.wait(
             id,
-            &format!("document.getElementById('board').dataset.variant === '{id}' && document.body.dataset.ready"),
+            &format!("document.getElementById('board').dataset.variant === '{id}'"),
             long,
         );
         let counts = b.js(
@@ -319,22 +534,23 @@ fn the_page_plays_and_analyses_in_chromium() {
         assert_eq!(counts, json!([n * n, t, d, k]), "{id}");
     }
 
-    // A whole Brandubh game: the test plays the attackers by clicking squares, the
-    // computer answers in 100 ms a move.
-    b.js(
-        "const s = document.getElementById('variant'); s.value = 'brandubh'; \
-          s.dispatchEvent(new Event('change'));",
-    );
-    b.js("document.getElementById('time').value = '100';");
+    // A whole Brandubh game on a phone: the test plays the attackers by tapping
+    // squares, the computer answers in 100 ms a move.
+    b.resize(390, 844);
+    let size = b.js("return [innerWidth, innerHeight];");
+    assert_eq!(size, json!([390, 844]), "a phone's screen");
+    select("variant", "brandubh");
+    select("time", "100");
     b.wait(
         "brandubh",
         "document.getElementById('board').dataset.variant === 'brandubh'",
         long,
     );
     let mut plies = 0;
+    let mut kept = false;
     let result = loop {
         let state = b.wait(
-            "the human's turn or the end",
+            "the player's turn or the end",
             "(() => { const m = document.getElementById('message'); \
               const bd = document.getElementById('board'); \
               if (m.dataset.over === 'true') return 'over'; \
@@ -342,13 +558,37 @@ fn the_page_plays_and_analyses_in_chromium() {
               return ''; })()",
             long,
         );
-        let list = b.js("return document.getElementById('movelist').dataset.moves;");
-        let list = list.as_str().unwrap_or_default().to_owned();
+        in_view(&b, "board", &format!("after {plies} plies"));
+        let list = shown_moves(&b);
         let start = b.js("return document.getElementById('movelist').dataset.start;");
         let start = start.as_str().unwrap_or_default().to_owned();
         let api = api_moves(&url, "brandubh", &start, &list);
         if state == "over" {
             break (api, list);
+        }
+        if plies >= 4 && !kept {
+            // No game is lost: not by the selected tab, a change of tab, a reload.
+            b.click("#tab-play");
+            assert_eq!(shown_moves(&b), list, "the Play tab clicked again");
+            b.click("#tab-analyse");
+            b.wait(
+                "the analysis",
+                "document.body.dataset.mode === 'analyse'",
+                long,
+            );
+            b.click("#tab-play");
+            b.wait("the game", "document.body.dataset.mode === 'play'", long);
+            assert_eq!(shown_moves(&b), list, "Play, Analyse, Play");
+            b.goto(&format!("{url}/"));
+            b.wait("the page", "document.body.dataset.ready === 'true'", long);
+            assert_eq!(shown_moves(&b), list, "after a reload");
+            assert_eq!(
+                b.js("return document.body.dataset.mode;"),
+                "play",
+                "the mode after a reload"
+            );
+            in_view(&b, "board", "after a reload");
+            kept = true;
         }
         assert!(plies < 300, "the game did not end: {list}");
         // A capture if there is one, else a move chosen by the ply number.
@@ -375,7 +615,13 @@ fn the_page_plays_and_analyses_in_chromium() {
             ),
             long,
         );
+        in_view(&b, "board", &format!("after the move {from}-{to}"));
     };
+    assert!(
+        kept,
+        "the game ended before the tab and reload checks: {}",
+        result.1
+    );
     let (api, list) = result;
     let status = &api["status"];
     assert_eq!(status["over"], true, "{api}");
@@ -398,34 +644,52 @@ fn the_page_plays_and_analyses_in_chromium() {
         Some("defenders") => assert!(text.contains("defenders win"), "{text}"),
         _ => assert!(text.contains("Draw"), "{text}"),
     }
-    b.screenshot(&shots.join("play-desktop.png"));
-    b.resize(390, 844);
+    in_view(&b, "message", "at the end, on a phone");
     b.screenshot(&shots.join("play-phone.png"));
-    b.resize(1280, 900);
+    b.resize(1280, 800);
+    in_view(&b, "board", "at 1280x800");
+    in_view(&b, "message", "at 1280x800");
+    b.screenshot(&shots.join("play-desktop.png"));
 
-    // Analysis of a pasted position: the depth shown grows as the search deepens.
-    b.click("#tab-analyse");
+    // The game played, in analysis with one click: the bar at its result.
+    b.click("#to-analysis");
+    agree_if_asked(&b);
     b.wait(
-        "the analysis panel",
-        "!document.getElementById('analyse-panel').hidden",
+        "the game in analysis",
+        "document.body.dataset.mode === 'analyse'",
         long,
     );
-    b.js("document.getElementById('atime').value = '2000';");
+    assert_eq!(shown_moves(&b), list, "the game played, in analysis");
+    let result_bar = match status["winner"].as_str() {
+        Some("attackers") => "100%",
+        Some("defenders") => "0%",
+        _ => "50%",
+    };
+    assert_eq!(
+        b.js("return document.getElementById('bar-fill').style.height;"),
+        result_bar
+    );
+
+    // A pasted game loads with one request, and its analysis streams: the depth
+    // shown grows, the evaluation is the API's.
+    select("atime", "2000");
     b.js(
         "document.getElementById('position-input').value = '3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0'; \
-          document.getElementById('moves-input').value = 'd6-f6 d5-d6';",
+         document.getElementById('moves-input').value = 'd6-f6 d5-d6 f6-f5 e4-e6'; \
+         performance.clearResourceTimings();",
     );
     b.click("#load");
+    agree_if_asked(&b);
     let loaded = api_moves(
         &url,
         "brandubh",
         "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
-        "d6-f6,d5-d6",
+        "d6-f6,d5-d6,f6-f5,e4-e6",
     );
     let loaded = loaded["position"].as_str().expect("a position").to_owned();
     let mut depths = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let streamed = loop {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
         let v = b.js(
             "const a = document.getElementById('analysis'); \
              return [Number(document.getElementById('depth').dataset.depth), a.dataset.running, a.dataset.streamed, document.getElementById('board').dataset.position];",
@@ -438,21 +702,16 @@ fn the_page_plays_and_analyses_in_chromium() {
         };
         if depth > 0 && depths.last() != Some(&depth) {
             depths.push(depth);
+            evaluation_agrees(&b);
         }
         if v[1] == "false" && depth > 0 {
-            let streamed = v[2] == "true";
-            if streamed {
-                assert!(
-                    depths.len() >= 2 && depths.windows(2).all(|w| w[0] < w[1]),
-                    "streamed depths {depths:?}"
-                );
-                eprintln!("streamed depths seen: {depths:?}");
-            } else {
-                eprintln!(
-                    "NOTE: no stream route on this server; analysis fell back to POST /v1/analyze (depths {depths:?})"
-                );
-            }
-            break streamed;
+            assert_eq!(v[2], "true", "the analysis was not streamed");
+            assert!(
+                depths.len() >= 2 && depths.windows(2).all(|w| w[0] < w[1]),
+                "streamed depths {depths:?}"
+            );
+            eprintln!("streamed depths seen: {depths:?}");
+            break;
         }
         if Instant::now() > deadline {
             let error = b.js("return document.getElementById('error').textContent;");
@@ -462,17 +721,76 @@ fn the_page_plays_and_analyses_in_chromium() {
             );
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
+    }
+    let shown = evaluation_agrees(&b);
+    eprintln!("evaluation shown: {shown}");
+    let requests = b.js(
+        "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/v1/moves')).length;",
+    );
+    assert_eq!(requests, json!(1), "a 4-move game loaded with one request");
     let arrows = b.js("return document.querySelectorAll('#board line.arrow').length;");
     assert!(arrows.as_u64().unwrap_or(0) >= 1, "no best-line arrow");
     let lines = b.js("return document.querySelectorAll('#lines li').length;");
-    assert!(lines.as_u64().unwrap_or(0) >= 1, "no line shown");
+    assert_eq!(lines, json!(3), "three lines");
     b.screenshot(&shots.join("analyse-desktop.png"));
     b.resize(390, 844);
+    in_view(&b, "board", "in analysis on a phone");
+    in_view(&b, "eval", "in analysis on a phone");
     b.screenshot(&shots.join("analyse-phone.png"));
+    b.resize(1280, 800);
 
-    // Setting a position up by clicking squares.
+    // A forced win is counted in the winner's moves, and once it is played the bar
+    // stands at the result.
+    b.js(
+        "document.getElementById('position-input').value = '3t3/7/7/7/7/7/1K5 d 0'; \
+         document.getElementById('moves-input').value = '';",
+    );
+    b.click("#load");
+    agree_if_asked(&b);
+    b.wait(
+        "the forced win",
+        "document.getElementById('board').dataset.position === '3t3/7/7/7/7/7/1K5 d 0' && \
+         document.getElementById('analysis').dataset.running === 'false' && \
+         document.getElementById('eval').dataset.winChance !== ''",
+        long,
+    );
+    let forced = evaluation_agrees(&b);
+    assert_eq!(forced["text"], "The defenders win in 1 move", "{forced}");
+    b.click("#board rect[data-square='b1']");
+    b.click("#board rect[data-square='a1']");
+    b.wait(
+        "the escape",
+        "document.getElementById('message').dataset.over === 'true'",
+        long,
+    );
+    let over = b.js(
+        "return [document.getElementById('eval').textContent, document.getElementById('eval-label').textContent, \
+         document.getElementById('bar-fill').style.height];",
+    );
+    assert_eq!(
+        over,
+        json!(["The defenders have won", "Result", "0%"]),
+        "the bar at the result"
+    );
+
+    // Setting a position up by clicking squares: nothing of the last analysis stays.
     b.click("#setup-toggle");
+    agree_if_asked(&b);
+    b.wait(
+        "the set-up",
+        "!document.getElementById('setup').hidden",
+        long,
+    );
+    let stale = b.js(
+        "return [document.getElementById('eval').textContent, document.querySelectorAll('#lines li').length, \
+         document.querySelectorAll('#board line.arrow').length, document.getElementById('bar-fill').style.height, \
+         document.getElementById('depth').textContent];",
+    );
+    assert_eq!(
+        stale,
+        json!(["–", 0, 0, "50%", "–"]),
+        "stale analysis in set-up"
+    );
     b.click("#setup-clear");
     for (piece, square) in [("K", "e5"), ("t", "d7"), ("T", "b2")] {
         b.click(&format!("[data-edit-piece='{piece}']"));
@@ -486,25 +804,74 @@ fn the_page_plays_and_analyses_in_chromium() {
         long,
     );
 
-    // Every language speaks its own words.
-    for (lang, word) in [
-        ("it", "Analizza"),
-        ("pt", "Analisar"),
-        ("mt", "Analizza"),
-        ("en", "Analyse"),
-    ] {
-        b.js(&format!(
-            "const s = document.getElementById('lang'); s.value = '{lang}'; s.dispatchEvent(new Event('change'));"
-        ));
-        let tab = b.js("return document.getElementById('tab-analyse').textContent;");
-        assert_eq!(tab, word, "{lang}");
+    // Every language speaks its own words, and the rules of every preset are
+    // written out in each, with no key or placeholder left.
+    let presets: Vec<&str> = variants.iter().filter_map(|v| v["id"].as_str()).collect();
+    for id in &presets {
+        select("avariant", id);
+        b.click("#load");
+        agree_if_asked(&b);
+        b.wait(
+            id,
+            &format!("document.getElementById('board').dataset.variant === '{id}'"),
+            long,
+        );
+        for (lang, word) in [
+            ("it", "Analizza"),
+            ("pt", "Analisar"),
+            ("mt", "Analizza"),
+            ("en", "Analyse"),
+        ] {
+            select("lang", lang);
+            let tab = b.js("return document.getElementById('tab-analyse').textContent;");
+            assert_eq!(tab, word, "{lang}");
+            b.click("#rules-open");
+            let rules = b.js(
+                "const items = [...document.querySelectorAll('#rules-list li')].map((li) => li.textContent); \
+                 return {title: document.getElementById('rules-title').textContent, \
+                         about: document.getElementById('rules-about').textContent, items};",
+            );
+            b.click("#rules-close");
+            let items = rules["items"].as_array().expect("the rules");
+            assert!(items.len() >= 8, "{id} {lang}: {rules}");
+            let mut texts: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            texts.push(rules["title"].as_str().unwrap_or_default());
+            texts.push(rules["about"].as_str().unwrap_or_default());
+            for text in texts {
+                let raw = text.contains('{')
+                    || text.split_whitespace().any(|w| {
+                        // A key: lowercase words joined by dots (`rule.board`).
+                        let w = w
+                            .trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '.')
+                            .trim_end_matches('.');
+                        w.contains('.')
+                            && w.chars()
+                                .all(|c| c.is_ascii_lowercase() || "._-".contains(c))
+                    });
+                assert!(!text.is_empty() && !raw, "{id} {lang}: {text:?}");
+            }
+        }
     }
 
-    // Without the stream route, the browser logs the one 404 the page falls back on.
-    let errors: Vec<String> = b
-        .console_errors()
-        .into_iter()
-        .filter(|e| streamed || !(e.contains("/v1/analyze/stream") && e.contains("404")))
-        .collect();
+    // The JavaScript examples of the README and the docs, run in the page.
+    let examples = js_examples();
+    assert!(examples.len() >= 2, "{} examples", examples.len());
+    for (file, code) in &examples {
+        b.js(&runnable(code, &url));
+        let outcome = b.wait(
+            "the example",
+            "window.__example !== 'running' && window.__example",
+            long,
+        );
+        assert_eq!(outcome, "done", "{file}:\n{code}");
+    }
+    let picture = b.wait(
+        "the example's picture",
+        "(() => { const i = document.querySelector('img'); return i && i.complete && i.naturalWidth; })()",
+        long,
+    );
+    assert!(picture.as_u64().unwrap_or(0) > 0, "{picture}");
+
+    let errors = b.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:?}");
 }

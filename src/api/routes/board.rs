@@ -35,13 +35,15 @@ pub struct BoardQuery {
     /// The position (default: the preset's start); URL-encode it.
     #[param(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
     pub position: Option<String>,
-    /// Moves played from `position` before drawing, comma-separated (`d7-f7,d5-d6`).
+    /// Moves played from `position` before drawing, comma-separated (`d7-f7,d5-e5`).
+    #[param(example = "d7-f7,d5-e5")]
     pub moves: Option<String>,
     /// A move whose two squares are highlighted (default: the last of `moves`).
     #[param(example = "d7-f7")]
     pub last_move: Option<String>,
-    /// Arrows to draw, comma-separated moves (`d6-f6,b4-b7`), at most 16; the first
+    /// Arrows to draw, comma-separated moves (`f7-f5,e5-e6`), at most 16; the first
     /// is drawn boldest.
+    #[param(example = "f7-f5,e5-e6")]
     pub arrows: Option<String>,
     /// Width and height in pixels, 64 to 2048 (default 360).
     // Read as text so a refusal can name the field (the query decoder cannot).

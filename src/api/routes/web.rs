@@ -88,7 +88,117 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
+    use crate::rules::AnyVariant;
+
+    /// The page's dictionaries, read from `i18n.js` (written in JSON's syntax).
+    fn dictionaries() -> BTreeMap<String, BTreeMap<String, String>> {
+        let text = include_str!("../web/i18n.js");
+        let marker = "export const DICTIONARIES = ";
+        let start = text.find(marker).expect("i18n.js exports DICTIONARIES") + marker.len();
+        let json = text[start..].trim_end().trim_end_matches(';');
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("i18n.js's dictionaries: {e}"))
+    }
+
+    /// `KingCapture` -> `king_capture`.
+    fn snake(name: &str) -> String {
+        let mut out = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
+    /// The keys of every value the API can answer, read from the spec: each enum's
+    /// values (`reason.edge_fort`, `king_capture.weak`...), the winners, each
+    /// problem type, and each preset's name and summary.
+    fn keys_the_api_needs() -> Vec<String> {
+        let spec = serde_json::to_value(crate::api::openapi::spec()).expect("the spec as JSON");
+        let schemas = spec["components"]["schemas"]
+            .as_object()
+            .expect("the spec's schemas");
+        let mut keys = Vec::new();
+        for (name, schema) in schemas {
+            for value in schema["enum"].as_array().into_iter().flatten() {
+                let value = value.as_str().expect("a string enum");
+                keys.push(format!("{}.{value}", snake(name)));
+            }
+        }
+        for side in schemas["Side"]["enum"].as_array().expect("Side's values") {
+            let side = side.as_str().expect("a side");
+            for prefix in ["win", "result", "wins_in", "who"] {
+                keys.push(format!("{prefix}.{side}"));
+            }
+        }
+        keys.push("draw".to_owned());
+        let types = schemas["Problem"]["properties"]["type"]["enum"]
+            .as_array()
+            .expect("the problem types");
+        assert!(types.len() > 10, "{types:?}");
+        for kind in types {
+            keys.push(format!("problem.{}", kind.as_str().expect("a type")));
+        }
+        for v in AnyVariant::presets() {
+            keys.push(format!("variant.{}", v.id()));
+            keys.push(format!("about.{}", v.id()));
+        }
+        keys
+    }
+
+    #[test]
+    fn every_value_the_api_answers_has_a_text_in_every_language() {
+        let dicts = dictionaries();
+        let needed = keys_the_api_needs();
+        for want in [
+            "reason.encircled",
+            "reason.edge_fort",
+            "problem.about:blank",
+        ] {
+            assert!(needed.iter().any(|k| k == want), "{want} not in the spec");
+        }
+        let english = &dicts["en"];
+        let mut missing = Vec::new();
+        for (lang, dict) in &dicts {
+            missing.extend(
+                needed
+                    .iter()
+                    .filter(|k| !dict.contains_key(*k))
+                    .map(|k| format!("{lang}: {k}")),
+            );
+            // Every language has every text the page uses.
+            let theirs: Vec<&String> = dict.keys().collect();
+            let ours: Vec<&String> = english.keys().collect();
+            assert_eq!(theirs, ours, "{lang} has other keys than en");
+        }
+        assert!(missing.is_empty(), "no text for {missing:?}");
+    }
+
+    #[test]
+    fn every_language_is_translated() {
+        // Names and formats that are the same in every language.
+        let same = [
+            "eval",
+            "variant.brandubh",
+            "variant.tablut",
+            "variant.tawlbwrdd",
+            "variant.tablut-linnaeus",
+        ];
+        let dicts = dictionaries();
+        let english = &dicts["en"];
+        for (lang, dict) in dicts.iter().filter(|(l, _)| l.as_str() != "en") {
+            for (key, text) in dict {
+                assert!(
+                    !text.is_empty() && (same.contains(&key.as_str()) || english[key] != *text),
+                    "{lang}: {key} is {text:?}, as in English"
+                );
+            }
+        }
+    }
 
     #[test]
     fn paths_match_assets_and_stay_small() {

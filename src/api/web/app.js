@@ -1,5 +1,6 @@
 // The page: play against the computer and analyse, on branan's public API only
-// (every call goes through client.js).
+// (every call goes through client.js). Each mode keeps its own game, in this
+// browser's storage too, so that neither a tab change nor a reload loses one.
 
 import { Branan, BrananError, parsePosition, formatPosition } from "./client.js";
 import { DICTIONARIES, LANGUAGES } from "./i18n.js";
@@ -8,43 +9,67 @@ const api = new Branan("");
 const $ = (id) => document.getElementById(id);
 const CELL = 40;
 const MARGIN = 20;
+const STORE = "branan-games";
+const SIDES = ["attackers", "defenders"];
+const other = (side) => (side === "attackers" ? "defenders" : "attackers");
+
+/**
+ * A game: its rules, its start, and `history[i]`, the game after i plies:
+ * `{move, captures, res}`. `res` (the API's answer for that position) is asked for
+ * when the position is first shown, so loading a long game costs one request;
+ * `captures` is null until the position before the move is known.
+ */
+function blankGame(variant, human = "attackers") {
+  return { variant, start: variant.start_position, history: [], view: 0, human, thinking: false, gen: 0 };
+}
 
 const S = {
   mode: "play",
   lang: "en",
   /** @type {any[]} */ variants: [],
-  /** @type {any} */ variant: null,
-  start: "",
-  /** history[i]: the game after i plies: {move, captures, res} */
-  history: [],
-  view: 0,
+  /** @type {{play: any, analyse: any}} */ games: { play: null, analyse: null },
   selected: null,
   cursor: null,
   flip: false,
-  human: "attackers",
-  thinking: false,
-  /** Bumped by every new game or load, so a late answer of an old one is dropped. */
-  generation: 0,
   editing: false,
   editPiece: "t",
   editRows: [],
-  editSide: "attackers",
   stopStream: null,
+  /** The analysis shown: the last info or answer of the stream, and the side to move. */
   analysis: null,
+  analysisToMove: "attackers",
   infos: 0,
+  /** Bumped by every navigation, so a late answer of an older one is dropped. */
+  nav: 0,
+  ready: false,
 };
+
+const G = () => S.games[S.mode];
 
 // ---- text ---------------------------------------------------------------
 
 function t(key, params = {}) {
   const dict = DICTIONARIES[S.lang] || DICTIONARIES.en;
-  let text = dict[key] ?? DICTIONARIES.en[key] ?? key;
+  const counted = "n" in params ? `${key}#${params.n}` : null;
+  let text = (counted && (dict[counted] ?? DICTIONARIES.en[counted])) ?? dict[key] ?? DICTIONARIES.en[key] ?? key;
   for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
   return text;
 }
 
+/** A sentence: the text with its first letter capitalised. */
+function sentence(key, params) {
+  const text = t(key, params);
+  return text.charAt(0).toLocaleUpperCase(S.lang) + text.slice(1);
+}
+
+/** "a, b and c" in the page's language. */
+function list(items) {
+  if (items.length < 2) return items.join("");
+  return `${items.slice(0, -1).join(", ")} ${t("and")} ${items[items.length - 1]}`;
+}
+
 function chooseLanguage() {
-  const saved = safeStorage("get", "branan-lang");
+  const saved = storage("get", "branan-lang");
   if (saved && DICTIONARIES[saved]) return saved;
   for (const l of navigator.languages || [navigator.language || "en"]) {
     const code = String(l).slice(0, 2).toLowerCase();
@@ -53,7 +78,7 @@ function chooseLanguage() {
   return "en";
 }
 
-function safeStorage(op, key, value) {
+function storage(op, key, value) {
   try {
     return op === "get" ? localStorage.getItem(key) : localStorage.setItem(key, value);
   } catch {
@@ -69,19 +94,148 @@ function applyLanguage() {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
     el.title = t(el.dataset.i18nLabel);
   }
+  for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
   for (const el of document.querySelectorAll("[data-i18n-placeholder]")) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
   }
-  fillVariants();
+  fillSelects();
   render();
+  if ($("rules-dialog").open) fillRules();
 }
 
-// ---- helpers --------------------------------------------------------------
+function variantName(v) {
+  const key = `variant.${v.id}`;
+  const text = t(key);
+  return text === key ? v.name : text;
+}
 
-const current = () => S.history[S.view];
-const last = () => S.history[S.history.length - 1];
-const movesUpTo = (i) => S.history.slice(1, i + 1).map((h) => h.move);
-const atEnd = () => S.view === S.history.length - 1;
+// ---- games ----------------------------------------------------------------
+
+const movesUpTo = (g, i) => g.history.slice(1, i + 1).map((h) => h.move);
+const lastIndex = (g) => g.history.length - 1;
+const atEnd = (g) => g.view === lastIndex(g);
+const current = () => G().history[G().view];
+
+/** The side to move after `i` plies: sides alternate, no one passes. */
+function sideAt(g, i) {
+  const first = parsePosition(g.start).side;
+  return i % 2 === 0 ? first : other(first);
+}
+
+/** Whether discarding `g` loses something: moves played, and not over. */
+function inProgress(g) {
+  if (!g || g.history.length < 2) return false;
+  const end = g.history[lastIndex(g)].res;
+  return !(end && end.status.over);
+}
+
+function canonicalMove(text) {
+  const m = /^([a-m]\d{1,2})-?([a-m]\d{1,2})/.exec(text.trim());
+  return m ? `${m[1]}-${m[2]}` : text.trim();
+}
+
+/** Learns the captures of the move after ply `i` from the legal moves there. */
+function learnCaptures(g, i) {
+  const h = g.history[i];
+  const next = g.history[i + 1];
+  if (!h || !h.res || !next || next.captures) return;
+  const legal = h.res.moves.find((m) => m.move === next.move);
+  if (legal) next.captures = legal.captures;
+}
+
+/** The API's answer for the position after `i` plies, asked for once. */
+async function ensure(g, i) {
+  const h = g.history[i];
+  if (h.res) return h.res;
+  if (!h.pending) {
+    h.pending = api.moves({ variant: g.variant.id, position: g.start, moves: movesUpTo(g, i) })
+      .then((res) => {
+        h.res = res;
+        learnCaptures(g, i);
+        return res;
+      })
+      .finally(() => { h.pending = null; });
+  }
+  return h.pending;
+}
+
+/**
+ * Replaces `g` by a game from `start` with `moves`, with one request. `captures`,
+ * where known (a stored game), are the captures of each move.
+ */
+async function loadGame(g, variant, start, moves, view = null, captures = []) {
+  const gen = ++g.gen;
+  const canonical = moves.map(canonicalMove);
+  const res = await api.moves({ variant: variant.id, position: start, moves: canonical });
+  if (gen !== g.gen) return false;
+  g.variant = variant;
+  g.start = start;
+  g.thinking = false;
+  g.history = [{ move: null, captures: [], res: canonical.length ? null : res }];
+  canonical.forEach((move, i) => {
+    const known = Array.isArray(captures[i]) ? captures[i].map(String) : null;
+    g.history.push({ move, captures: known, res: i === canonical.length - 1 ? res : null });
+  });
+  g.view = lastIndex(g);
+  if (view !== null && view >= 0 && view < lastIndex(g)) {
+    await ensure(g, view);
+    g.view = view;
+  }
+  save();
+  return true;
+}
+
+function save() {
+  const ser = (g) => g && g.history.length
+    ? {
+      variant: g.variant.id, start: g.start, moves: movesUpTo(g, lastIndex(g)),
+      captures: g.history.slice(1).map((h) => h.captures), view: g.view, human: g.human,
+    }
+    : null;
+  storage("set", STORE, JSON.stringify({
+    mode: S.mode,
+    play: ser(S.games.play),
+    analyse: ser(S.games.analyse),
+    settings: { time: $("time").value, level: $("level").value, atime: $("atime").value, multipv: $("multipv").value },
+  }));
+}
+
+function variantById(id) {
+  return S.variants.find((v) => v.id === id) || S.variants[0];
+}
+
+/** The games stored by an earlier visit, or new ones. */
+async function restore() {
+  let stored = null;
+  try {
+    stored = JSON.parse(storage("get", STORE) || "null");
+  } catch {
+    stored = null;
+  }
+  const settings = (stored && stored.settings) || {};
+  for (const id of ["time", "level", "atime", "multipv"]) {
+    if (settings[id] !== undefined && [...$(id).options].some((o) => o.value === String(settings[id]))) $(id).value = settings[id];
+  }
+  for (const mode of ["play", "analyse"]) {
+    const s = stored && stored[mode];
+    const variant = variantById(s && s.variant);
+    const g = blankGame(variant, s && SIDES.includes(s.human) ? s.human : "attackers");
+    S.games[mode] = g;
+    try {
+      if (s && typeof s.start === "string" && Array.isArray(s.moves)) {
+        const captures = Array.isArray(s.captures) ? s.captures : [];
+        await loadGame(g, variant, s.start, s.moves.map(String), Number(s.view), captures);
+        continue;
+      }
+    } catch {
+      // Stored by another release, or broken: a new game instead.
+    }
+    await loadGame(g, variant, variant.start_position, []);
+  }
+  S.mode = stored && stored.mode === "analyse" ? "analyse" : "play";
+}
+
+// ---- the board ----------------------------------------------------------------
 
 function squareName(file, rank) {
   return String.fromCharCode(97 + file) + (rank + 1);
@@ -97,7 +251,15 @@ function squareXY(name, size) {
 
 function showError(err) {
   const el = $("error");
-  el.textContent = err instanceof BrananError ? `${err.problem.title}: ${err.message}` : String(err.message || err);
+  if (err instanceof BrananError) {
+    const key = `problem.${err.problem.type}`;
+    const title = t(key) === key ? err.problem.title : t(key);
+    el.textContent = `${title}: ${err.message}`;
+  } else if (err instanceof TypeError) {
+    el.textContent = t("network");
+  } else {
+    el.textContent = String((err && err.message) || err);
+  }
   el.hidden = false;
 }
 
@@ -106,22 +268,19 @@ function clearError() {
   $("error").textContent = "";
 }
 
-// ---- the board ----------------------------------------------------------------
-
 function render() {
-  if (!S.variant || !S.history.length) return;
-  const v = S.variant;
+  const g = G();
+  if (!S.ready || !g || !g.history.length) return;
+  const v = g.variant;
   const n = v.board_size;
   const side = n * CELL + 2 * MARGIN;
   const h = current();
-  const board = S.editing
-    ? { rows: S.editRows }
-    : parsePosition(h.res.position);
+  const board = S.editing ? { rows: S.editRows } : parsePosition(h.res.position);
   const targets = new Map();
   if (S.selected && !S.editing) {
     for (const m of h.res.moves) if (m.from === S.selected) targets.set(m.to, m);
   }
-  const lastMove = !S.editing && h.move ? [h.move.slice(0, h.move.indexOf("-")), h.move.slice(h.move.indexOf("-") + 1)] : [];
+  const lastMove = !S.editing && h.move ? h.move.split("-") : [];
   const escapes = new Set(v.escape === "corners" ? v.escape_squares : []);
   const edges = new Set(v.escape === "edges" ? v.escape_squares : []);
   const parts = [];
@@ -158,9 +317,9 @@ function render() {
     const cx = x + CELL / 2;
     const cy = y + CELL / 2;
     const cls = p === "t" ? "piece attacker" : p === "T" ? "piece defender" : "piece king";
-    let g = `<g class="${cls}" data-piece="${p}" data-square="${sq}"><circle cx="${cx}" cy="${cy}" r="${p === "K" ? 16 : 14}"/>`;
-    if (p === "K") g += `<path d="M${cx - 8},${cy}H${cx + 8}M${cx},${cy - 8}V${cy + 8}"/>`;
-    parts.push(g + "</g>");
+    let el = `<g class="${cls}" data-piece="${p}" data-square="${sq}"><circle cx="${cx}" cy="${cy}" r="${p === "K" ? 16 : 14}"/>`;
+    if (p === "K") el += `<path d="M${cx - 8},${cy}H${cx + 8}M${cx},${cy - 8}V${cy + 8}"/>`;
+    parts.push(el + "</g>");
   }));
   for (const [to, m] of targets) {
     const [x, y] = squareXY(to, n);
@@ -187,190 +346,348 @@ function render() {
   renderStatus();
   renderMoveList();
   renderAnalysis();
-}
-
-function variantName(v) {
-  const key = `variant_${v.id}`;
-  const text = t(key);
-  return text === key ? v.name : text;
+  $("takeback").disabled = S.games.play.thinking || S.games.play.history.length < 2;
 }
 
 function renderStatus() {
+  const g = G();
   const msg = $("message");
   const res = current().res;
   const st = res.status;
   msg.dataset.over = String(st.over);
   msg.dataset.winner = st.winner || "";
   msg.dataset.reason = st.reason || "";
-  msg.classList.toggle("over", st.over);
+  msg.classList.toggle("over", st.over && !S.editing);
   if (S.editing) {
     msg.textContent = t("setup_hint");
   } else if (st.over) {
-    const who = st.winner ? t(`win_${st.winner}`) : t("draw");
-    msg.textContent = `${who} ${t(`reason_${st.reason}`)}`;
-  } else if (S.thinking) {
-    msg.textContent = t("thinking");
-  } else if (S.mode === "play" && atEnd()) {
-    msg.textContent = res.to_move === S.human ? t("your_move", { side: t(`side_${S.human}`) }) : t("thinking");
+    const who = st.winner ? t(`win.${st.winner}`) : t("draw");
+    msg.textContent = `${who} ${t(`reason.${st.reason}`)}`;
+  } else if (S.mode === "play" && atEnd(g)) {
+    msg.textContent = g.thinking || res.to_move !== g.human ? t("thinking") : t("your_move", { side: t(`side.${g.human}`) });
   } else {
-    msg.textContent = t("to_move", { side: t(`side_${res.to_move}`) });
+    msg.textContent = t("to_move", { side: t(`side.${res.to_move}`) });
   }
   $("board").dataset.toMove = res.to_move;
-  $("board").dataset.thinking = String(S.thinking);
+  $("board").dataset.thinking = String(S.mode === "play" && g.thinking);
+}
+
+/** Scrolls `list` (and only it) so that `item` is inside its box. */
+function keepInside(list, item) {
+  const box = list.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+  else if (r.top < box.top) list.scrollTop -= box.top - r.top;
+  if (r.right > box.right) list.scrollLeft += r.right - box.right;
+  else if (r.left < box.left) list.scrollLeft -= box.left - r.left;
 }
 
 function renderMoveList() {
+  const g = G();
   const ol = $("movelist");
   const items = [];
-  for (let i = 1; i < S.history.length; i++) {
-    const h = S.history[i];
-    const cap = h.captures.length ? "x" + h.captures.join("x") : "";
-    items.push(`<li><button type="button" data-ply="${i}" class="${i === S.view ? "current" : ""}" aria-current="${i === S.view}">${i}. ${h.move}${cap}</button></li>`);
+  const firstSide = sideAt(g, 0);
+  for (let i = 1; i < g.history.length; i++) {
+    const h = g.history[i];
+    const mover = sideAt(g, i - 1);
+    const number = Math.floor((i - 1 + (firstSide === "defenders" ? 1 : 0)) / 2) + 1;
+    if (mover === "attackers") items.push(`<li class="num">${number}.</li>`);
+    else if (i === 1) items.push(`<li class="num">${number}.</li><li class="empty"></li>`);
+    const cap = h.captures && h.captures.length ? "x" + h.captures.join("x") : "";
+    const cur = i === g.view;
+    items.push(`<li><button type="button" data-ply="${i}" class="${cur ? "current" : ""}" aria-current="${cur}">${h.move}${cap}</button></li>`);
   }
   ol.innerHTML = items.join("");
-  ol.dataset.moves = movesUpTo(S.history.length - 1).join(",");
-  ol.dataset.start = S.start;
+  ol.dataset.moves = movesUpTo(g, lastIndex(g)).join(",");
+  ol.dataset.start = g.start;
+  ol.dataset.view = String(g.view);
   const cur = ol.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) keepInside(ol, cur);
+  else ol.scrollTop = 0;
 }
 
+/** The engine's score as soldiers from the attackers' side: "+1.2", "−0.4". */
 function scoreText(score, toMove) {
-  // Shown from the attackers' side: positive favours the attackers.
-  const sign = toMove === "attackers" ? 1 : -1;
-  if ("win" in score) {
-    const n = score.win * sign;
-    return n > 0 ? t("mate_attackers", { n: Math.abs(n) }) : t("mate_defenders", { n: Math.abs(n) });
-  }
-  const cp = score.cp * sign;
-  return (cp > 0 ? "+" : "") + (cp / 100).toFixed(2);
+  const cp = score.cp * (toMove === "attackers" ? 1 : -1);
+  const sign = cp > 0 ? "+" : cp < 0 ? "−" : "";
+  return sign + Math.abs(cp / 100).toFixed(1);
 }
 
-function barFraction(score, toMove) {
-  const sign = toMove === "attackers" ? 1 : -1;
-  if ("win" in score) return score.win * sign > 0 ? 1 : 0;
-  return 1 / (1 + Math.exp((-score.cp * sign) / 300));
+/**
+ * What a score means, from an answer's `score` and `win_chance` (the side to
+ * move's): the side favoured and its expected result, or who wins a forced game in
+ * how many of the winner's moves. `attackers` is the attackers' expected result,
+ * 0 to 1, for the bar.
+ */
+function meaning(score, winChance, toMove) {
+  const attackers = toMove === "attackers" ? winChance : 1 - winChance;
+  if ("win" in score) {
+    const winner = score.win > 0 ? toMove : other(toMove);
+    const moves = Math.ceil(Math.abs(score.win) / 2);
+    return { attackers, favoured: winner, text: t(`wins_in.${winner}`, { n: moves }), short: `${moves}`, forced: true };
+  }
+  const pct = Math.round(attackers * 100);
+  if (pct === 50) return { attackers, favoured: "", text: t("eval_even"), short: "50%", pct: 50 };
+  const favoured = pct > 50 ? "attackers" : "defenders";
+  const shown = favoured === "attackers" ? pct : 100 - pct;
+  return { attackers, favoured, text: t("eval", { side: t(`side.${favoured}`), pct: shown }), short: `${shown}%`, pct: shown };
+}
+
+function setEval(text, favoured, attackers, raw, toMove) {
+  $("eval-label").textContent = t(raw === null && attackers !== null ? "result" : "expected");
+  const el = $("eval");
+  el.textContent = text;
+  el.className = `chip ${favoured}`;
+  el.dataset.favoured = favoured;
+  el.dataset.attackers = attackers === null ? "" : String(attackers);
+  el.dataset.winChance = raw === null ? "" : String(raw);
+  el.dataset.toMove = toMove || "";
+  $("bar-fill").style.height = `${attackers === null ? 50 : Math.round(attackers * 1000) / 10}%`;
 }
 
 function renderAnalysis() {
-  const a = S.analysis;
-  const toMove = current().res.to_move;
   const box = $("analysis");
   box.dataset.infos = String(S.infos);
-  if (!a) {
+  const a = S.analysis;
+  const res = current().res;
+  const blank = () => {
     $("depth").textContent = "–";
     $("depth").dataset.depth = "0";
     $("score").textContent = "–";
     $("nodes").textContent = "–";
     $("lines").innerHTML = "";
-    $("bar-fill").style.height = "50%";
+  };
+  if (S.editing) {
+    blank();
+    setEval("–", "", null, null, null);
     return;
   }
+  if (res.status.over) {
+    // The bar at the result.
+    blank();
+    const w = res.status.winner;
+    setEval(t(w ? `result.${w}` : "result.draw"), w || "", w === "attackers" ? 1 : w ? 0 : 0.5, null, res.to_move);
+    return;
+  }
+  if (!a) {
+    blank();
+    setEval("…", "", null, null, null);
+    return;
+  }
+  const toMove = S.analysisToMove;
+  const m = meaning(a.score, a.win_chance, toMove);
+  setEval(m.text, m.favoured, m.attackers, a.win_chance, toMove);
+  $("eval").dataset.percent = m.pct === undefined ? "" : String(m.pct);
   $("depth").textContent = String(a.depth);
   $("depth").dataset.depth = String(a.depth);
-  $("score").textContent = scoreText(a.score, toMove);
-  $("nodes").textContent = `${a.nodes.toLocaleString(S.lang)} (${Math.round(a.nps / 1000).toLocaleString(S.lang)} kN/s)`;
-  $("bar-fill").style.height = `${Math.round(barFraction(a.score, toMove) * 100)}%`;
-  const lines = a.lines && a.lines.length ? a.lines : [{ move: a.pv[0], score: a.score, pv: a.pv }];
-  $("lines").innerHTML = lines.filter((l) => l.move).map((l) =>
-    `<li><span class="line-score">${scoreText(l.score, toMove)}</span> ${l.pv.map((m) => `<span class="mv">${m}</span>`).join(" ")}</li>`).join("");
+  $("score").textContent = "win" in a.score ? m.text : scoreText(a.score, toMove);
+  const compact = new Intl.NumberFormat(S.lang, { notation: "compact", maximumFractionDigits: 1 });
+  $("nodes").textContent = `${compact.format(a.nodes)} (${compact.format(a.nps)}/s)`;
+  const lines = a.lines && a.lines.length ? a.lines : [{ move: a.pv[0], score: a.score, win_chance: a.win_chance, pv: a.pv }];
+  $("lines").innerHTML = lines.filter((l) => l.move).map((l) => {
+    const lm = meaning(l.score, l.win_chance, toMove);
+    const chip = lm.forced ? `#${lm.short}` : lm.short;
+    return `<li><span class="chip ${lm.favoured}" title="${lm.text}">${chip}</span>${l.pv.map((mv) => `<span class="mv">${mv}</span>`).join(" ")}</li>`;
+  }).join("");
 }
 
-// ---- games --------------------------------------------------------------------
+// ---- the rules in words -------------------------------------------------------
 
-async function load(variant, start, moves) {
-  const gen = ++S.generation;
-  stopAnalysis();
-  S.thinking = false;
-  const prefixes = moves.map((_, i) => moves.slice(0, i + 1));
-  const answers = await Promise.all([
-    api.moves({ variant: variant.id, position: start }),
-    ...prefixes.map((m) => api.moves({ variant: variant.id, position: start, moves: m })),
-  ]);
-  if (gen !== S.generation) return false;
-  S.variant = variant;
-  S.start = answers[0].position;
-  S.history = answers.map((res, i) => {
-    if (i === 0) return { move: null, captures: [], res };
-    const before = answers[i - 1].moves.find((m) => m.move === canonicalMove(moves[i - 1]));
-    return { move: canonicalMove(moves[i - 1]), captures: before ? before.captures : [], res };
+/** Who a hostility (or a passability) names, as a list in words. */
+function whoOf(set, keys = ["attackers", "defenders", "king"]) {
+  return keys.filter((k) => set && set[k]).map((k) => t(`who.${k}`));
+}
+
+/** Every rule of a rule set, in sentences, from its fields. */
+function rulesInWords(v) {
+  const out = [];
+  const first = parsePosition(v.start_position).side;
+  out.push(sentence("rule.board", { n: v.board_size, first: t(`who.${first}`) }));
+  out.push(sentence("rule.move"));
+  const speeds = v.speed_limits || {};
+  for (const piece of ["attackers", "defenders", "king"]) {
+    if (typeof speeds[piece] === "number") out.push(sentence(`rule.speed.${piece}`, { n: speeds[piece] }));
+  }
+  if (v.has_throne === false) {
+    out.push(sentence("rule.no_throne"));
+  } else {
+    out.push(sentence("rule.throne", { square: v.throne }));
+    if (v.throne_passable) {
+      const who = whoOf(v.throne_passable);
+      if (who.length === 0) out.push(sentence("rule.throne_closed"));
+      else if (who.length < 3) out.push(sentence("rule.throne_passable", { who: list(who) }));
+    }
+    const stop = whoOf(v.throne_stoppable, ["attackers", "defenders"]);
+    if (stop.length) out.push(sentence("rule.throne_stoppable", { who: list(stop) }));
+    if (!v.throne_reentry) out.push(sentence("rule.no_reentry"));
+  }
+  out.push(sentence(`escape.${v.escape}`));
+  if (v.escape === "corners") {
+    const stop = whoOf(v.corners_stoppable, ["attackers", "defenders"]);
+    if (stop.length) out.push(sentence("rule.corners_stoppable", { who: list(stop) }));
+  }
+  out.push(sentence("rule.capture"));
+  if (v.has_throne !== false) {
+    const empty = whoOf(v.empty_throne_hostile);
+    if (empty.length) out.push(sentence("rule.hostile_throne", { who: list(empty) }));
+    // Hostile to the attackers while the king sits there is what an anvil king is
+    // anyway: said only when it is something else.
+    const occupied = whoOf(v.occupied_throne_hostile);
+    const anvil = v.king_armed && v.king_armed_as !== "hammer";
+    const implied = anvil && occupied.length === 1 && v.occupied_throne_hostile.attackers;
+    if (occupied.length && !implied) out.push(sentence("rule.hostile_occupied", { who: list(occupied) }));
+  }
+  if (v.escape === "corners") {
+    const corners = whoOf(v.corners_hostile);
+    if (corners.length) out.push(sentence("rule.hostile_corners", { who: list(corners) }));
+  }
+  out.push(sentence(v.king_armed ? `king_armed_as.${v.king_armed_as || "hammer_and_anvil"}` : "rule.king_unarmed"));
+  out.push(sentence(`king_capture.${v.king_capture}`));
+  if (v.shieldwall) {
+    out.push(sentence("rule.shieldwall"));
+    if (v.shieldwall_corners !== false && v.escape === "corners") out.push(sentence("rule.shieldwall_corners"));
+    if (v.shieldwall_flanking === false) out.push(sentence("rule.shieldwall_any_move"));
+  }
+  if (v.edge_forts) out.push(sentence("rule.edge_forts"));
+  if (v.encirclement) out.push(sentence("rule.encirclement"));
+  if (v.attackers_eliminated_wins) out.push(sentence("rule.attackers_eliminated"));
+  out.push(sentence(`no_legal_moves.${v.no_legal_moves}`));
+  const rep = v.repetition;
+  out.push(sentence(`repetition_outcome.${rep.outcome}`, { times: t("times", { n: rep.occurrence }) }));
+  if (v.no_capture_limit) out.push(sentence("rule.no_capture_limit", { n: v.no_capture_limit }));
+  for (const [field, key] of [["attacker_forts", "rule.attacker_forts"], ["defender_forts", "rule.defender_forts"]]) {
+    const forts = v[field];
+    if (forts && forts.squares && forts.squares.length) out.push(sentence(key, { squares: forts.squares.join(", ") }));
+  }
+  return out;
+}
+
+function fillRules() {
+  const v = G().variant;
+  $("rules-title").textContent = t("rules_title", { name: variantName(v) });
+  const about = `about.${v.id}`;
+  $("rules-about").textContent = t(about) === about ? "" : t(about);
+  $("rules-list").innerHTML = "";
+  for (const text of rulesInWords(v)) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    $("rules-list").append(li);
+  }
+}
+
+// ---- asking before a game is lost ------------------------------------------------
+
+/** Resolves true when the player agrees (at once when nothing would be lost). */
+function confirmDiscard(g, mode) {
+  if (!inProgress(g)) return Promise.resolve(true);
+  const dialog = $("confirm");
+  $("confirm-text").textContent = t(`confirm.${mode}`);
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      $("confirm-yes").onclick = null;
+      $("confirm-no").onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+    dialog.onclose = () => done(false);
+    dialog.showModal();
+    $("confirm-no").focus();
   });
-  S.view = S.history.length - 1;
+}
+
+// ---- playing -------------------------------------------------------------------
+
+async function newPlayGame(variant, human) {
+  const g = S.games.play;
+  g.human = human;
   S.selected = null;
-  S.analysis = null;
-  S.infos = 0;
-  clearError();
+  if (await loadGame(g, variant, variant.start_position, [])) {
+    clearError();
+    render();
+    await maybeComputer(g);
+  }
+}
+
+async function playMove(g, legal) {
+  const gen = g.gen;
+  const base = movesUpTo(g, g.view);
+  const res = await api.moves({ variant: g.variant.id, position: g.start, moves: [...base, legal.move] });
+  if (gen !== g.gen) return;
+  g.history = g.history.slice(0, g.view + 1);
+  g.history.push({ move: legal.move, captures: legal.captures, res });
+  g.view = lastIndex(g);
+  if (g === G()) S.selected = null;
+  save();
   render();
-  return true;
+  if (g === S.games.play) await maybeComputer(g);
+  else if (g === G()) startAnalysis();
 }
 
-function canonicalMove(text) {
-  const m = /^([a-k]\d{1,2})-?([a-k]\d{1,2})/.exec(text.trim());
-  return m ? `${m[1]}-${m[2]}` : text.trim();
-}
-
-async function newGame() {
-  S.editing = false;
-  const ok = await load(S.variant, S.variant.start_position, []);
-  if (ok) await maybeComputer();
-}
-
-async function playMove(legal) {
-  const gen = S.generation;
-  const base = movesUpTo(S.view);
-  const res = await api.moves({ variant: S.variant.id, position: S.start, moves: [...base, legal.move] });
-  if (gen !== S.generation) return;
-  S.history = S.history.slice(0, S.view + 1);
-  S.history.push({ move: legal.move, captures: legal.captures, res });
-  S.view = S.history.length - 1;
-  S.selected = null;
-  render();
-  if (S.mode === "play") await maybeComputer();
-  else startAnalysis();
-}
-
-async function maybeComputer() {
-  const h = last();
-  if (S.mode !== "play" || h.res.status.over || h.res.to_move === S.human || S.thinking) return;
-  const gen = S.generation;
-  S.thinking = true;
+/** The computer's move, when it is the computer's turn in the game played. */
+async function maybeComputer(g) {
+  const end = g.history[lastIndex(g)];
+  if (!end.res || end.res.status.over || end.res.to_move === g.human || g.thinking) return;
+  const gen = g.gen;
+  g.thinking = true;
   render();
   try {
     const level = Number($("level").value);
-    const req = { variant: S.variant.id, position: S.start, moves: movesUpTo(S.history.length - 1), time_ms: Number($("time").value) };
+    const req = { variant: g.variant.id, position: g.start, moves: movesUpTo(g, lastIndex(g)), time_ms: Number($("time").value) };
     if (level) req.level = level;
     const a = await api.analyze(req);
-    if (gen !== S.generation) return;
-    S.thinking = false;
-    const legal = h.res.moves.find((m) => m.move === a.best_move);
+    if (gen !== g.gen) return;
+    g.thinking = false;
+    const legal = end.res.moves.find((m) => m.move === a.best_move);
     if (!legal) throw new Error(t("no_best_move"));
-    S.view = S.history.length - 1;
-    await playMove(legal);
+    g.view = lastIndex(g);
+    await playMove(g, legal);
   } catch (err) {
-    if (gen === S.generation) {
-      S.thinking = false;
+    if (gen === g.gen) {
+      g.thinking = false;
       render();
       showError(err);
     }
   }
 }
 
-function takeback() {
-  if (S.thinking) return;
-  for (let i = S.history.length - 2; i >= 0; i--) {
-    if (S.history[i].res.to_move === S.human && !S.history[i].res.status.over) {
-      S.history = S.history.slice(0, i + 1);
-      S.view = i;
+async function takeback() {
+  const g = S.games.play;
+  if (g.thinking) return;
+  for (let i = lastIndex(g) - 1; i >= 0; i--) {
+    if (sideAt(g, i) === g.human) {
+      const gen = ++g.gen;
+      await ensure(g, i);
+      if (gen !== g.gen) return;
+      g.history = g.history.slice(0, i + 1);
+      g.view = i;
       S.selected = null;
+      save();
       render();
       return;
     }
   }
 }
 
-function go(view) {
+/** Shows the position after `view` plies of the current game. */
+async function go(view) {
   if (S.editing) return;
-  S.view = Math.max(0, Math.min(S.history.length - 1, view));
+  const g = G();
+  const target = Math.max(0, Math.min(lastIndex(g), view));
+  const nav = ++S.nav;
+  try {
+    await ensure(g, target);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (nav !== S.nav || g !== G()) return;
+  g.view = target;
+  learnCaptures(g, target);
   S.selected = null;
+  save();
   render();
   if (S.mode === "analyse") startAnalysis();
 }
@@ -379,13 +696,14 @@ function go(view) {
 
 function onSquare(sq) {
   if (S.editing) return editSquare(sq);
+  const g = G();
   const h = current();
-  if (h.res.status.over || S.thinking) return;
-  if (S.mode === "play" && (!atEnd() || h.res.to_move !== S.human)) return;
+  if (h.res.status.over) return;
+  if (S.mode === "play" && (g.thinking || !atEnd(g) || h.res.to_move !== g.human)) return;
   if (S.selected) {
     const legal = h.res.moves.find((m) => m.from === S.selected && m.to === sq);
     if (legal) {
-      playMove(legal).catch(showError);
+      playMove(g, legal).catch(showError);
       return;
     }
   }
@@ -395,7 +713,7 @@ function onSquare(sq) {
 }
 
 function editSquare(sq) {
-  const n = S.variant.board_size;
+  const n = G().variant.board_size;
   const file = sq.charCodeAt(0) - 97;
   const row = n - Number(sq.slice(1));
   const here = S.editRows[row][file];
@@ -411,7 +729,7 @@ function squareFromEvent(ev) {
 }
 
 function onBoardKey(ev) {
-  const n = S.variant.board_size;
+  const n = G().variant.board_size;
   const cur = S.cursor || S.selected || squareName(Math.floor(n / 2), Math.floor(n / 2));
   let file = cur.charCodeAt(0) - 97;
   let rank = Number(cur.slice(1)) - 1;
@@ -440,11 +758,12 @@ function onBoardKey(ev) {
 }
 
 function onPageKey(ev) {
-  if (ev.target.closest("input, textarea, select, #board")) return;
-  if (ev.key === "ArrowLeft") go(S.view - 1);
-  else if (ev.key === "ArrowRight") go(S.view + 1);
+  if (ev.target.closest("input, textarea, select, #board, dialog")) return;
+  const g = G();
+  if (ev.key === "ArrowLeft") go(g.view - 1);
+  else if (ev.key === "ArrowRight") go(g.view + 1);
   else if (ev.key === "Home") go(0);
-  else if (ev.key === "End") go(S.history.length - 1);
+  else if (ev.key === "End") go(lastIndex(g));
   else return;
   ev.preventDefault();
 }
@@ -461,30 +780,34 @@ function startAnalysis() {
   stopAnalysis();
   S.analysis = null;
   S.infos = 0;
-  renderAnalysis();
-  if (S.mode !== "analyse" || S.editing) return;
-  const h = current();
-  if (h.res.status.over) {
+  if (S.mode !== "analyse" || S.editing) {
     render();
     return;
   }
-  const gen = S.generation;
-  const view = S.view;
-  const fresh = () => gen === S.generation && view === S.view && S.mode === "analyse";
+  const g = G();
+  const h = current();
+  render();
+  if (h.res.status.over) return;
+  const gen = g.gen;
+  const view = g.view;
+  const toMove = h.res.to_move;
+  const fresh = () => g === G() && gen === g.gen && view === g.view && S.mode === "analyse" && !S.editing;
   $("analysis").dataset.running = "true";
   $("analysis").dataset.streamed = "true";
   S.stopStream = api.stream(
-    { variant: S.variant.id, position: S.start, moves: movesUpTo(S.view), time_ms: Number($("atime").value), multipv: Number($("multipv").value) },
+    { variant: g.variant.id, position: g.start, moves: movesUpTo(g, view), time_ms: Number($("atime").value), multipv: Number($("multipv").value) },
     {
       onInfo: (info) => {
         if (!fresh()) return;
         S.infos++;
         S.analysis = info;
+        S.analysisToMove = toMove;
         render();
       },
       onDone: (res) => {
         if (!fresh()) return;
         S.analysis = res;
+        S.analysisToMove = toMove;
         $("analysis").dataset.running = "false";
         render();
       },
@@ -501,31 +824,48 @@ function startAnalysis() {
 }
 
 async function loadAnalysis() {
+  const g = S.games.analyse;
   const text = $("position-input").value.trim();
   const moves = $("moves-input").value.split(/[\s,;]+/).map((m) => m.replace(/^\d+\.+/, "")).filter(Boolean);
+  const variant = variantById($("avariant").value);
+  const start = text || variant.start_position;
+  const same = variant === g.variant && start === g.start &&
+    moves.map(canonicalMove).join(",") === movesUpTo(g, lastIndex(g)).join(",");
+  if (!same && !(await confirmDiscard(g, "analyse"))) return;
   clearError();
   try {
     S.editing = false;
-    if (await load(S.variant, text || S.variant.start_position, moves)) startAnalysis();
+    $("setup").hidden = true;
+    stopAnalysis();
+    if (await loadGame(g, variant, start, moves)) startAnalysis();
   } catch (err) {
     showError(err);
   }
 }
 
-function toggleSetup() {
+async function toggleSetup() {
+  const g = S.games.analyse;
   if (S.editing) {
-    const side = $("setup-side").value;
-    const pos = formatPosition(S.editRows, side, 0);
+    const pos = formatPosition(S.editRows, $("setup-side").value, 0);
     S.editing = false;
     $("setup").hidden = true;
     $("position-input").value = pos;
     $("moves-input").value = "";
-    loadAnalysis();
+    try {
+      if (await loadGame(g, g.variant, pos, [])) startAnalysis();
+    } catch (err) {
+      render();
+      showError(err);
+    }
     return;
   }
+  if (!(await confirmDiscard(g, "analyse"))) return;
   stopAnalysis();
+  S.analysis = null;
   S.editing = true;
+  S.selected = null;
   S.editRows = parsePosition(current().res.position).rows;
+  $("setup-side").value = current().res.to_move;
   $("setup").hidden = false;
   render();
 }
@@ -542,32 +882,64 @@ async function copyPosition() {
   }
 }
 
+/** Fills the analysis panel's fields with its game. */
+function fillAnalysisFields() {
+  const g = S.games.analyse;
+  $("avariant").value = g.variant.id;
+  $("position-input").value = g.start;
+  $("moves-input").value = movesUpTo(g, lastIndex(g)).join(" ");
+}
+
+/** Switches to a mode; each keeps its game. */
 function setMode(mode) {
+  if (mode === S.mode) return;
+  stopAnalysis();
+  S.analysis = null;
+  S.editing = false;
+  S.selected = null;
+  S.cursor = null;
+  $("setup").hidden = true;
   S.mode = mode;
   for (const b of document.querySelectorAll("[role=tab]")) b.setAttribute("aria-selected", String(b.dataset.mode === mode));
   $("play-panel").hidden = mode !== "play";
   $("analyse-panel").hidden = mode !== "analyse";
   document.body.dataset.mode = mode;
-  S.selected = null;
+  clearError();
+  save();
   if (mode === "analyse") {
-    $("position-input").value = S.start;
-    $("moves-input").value = movesUpTo(S.history.length - 1).join(" ");
+    fillAnalysisFields();
     startAnalysis();
   } else {
-    stopAnalysis();
-    S.analysis = null;
-    S.editing = false;
-    $("setup").hidden = true;
-    newGame().catch(showError);
+    render();
+    maybeComputer(S.games.play);
   }
-  render();
 }
 
-function fillVariants() {
-  const sel = $("variant");
-  const chosen = sel.value || (S.variant && S.variant.id);
-  sel.innerHTML = S.variants.map((v) => `<option value="${v.id}">${variantName(v)} (${v.board_size}×${v.board_size})</option>`).join("");
-  if (chosen) sel.value = chosen;
+/** Copies the game played into the analysis board. */
+async function analysePlayed() {
+  const p = S.games.play;
+  const a = S.games.analyse;
+  const moves = movesUpTo(p, lastIndex(p));
+  const same = a.variant === p.variant && a.start === p.start && movesUpTo(a, lastIndex(a)).join(",") === moves.join(",");
+  if (!same) {
+    if (!(await confirmDiscard(a, "analyse"))) return;
+    try {
+      await loadGame(a, p.variant, p.start, moves, p.view, p.history.slice(1).map((h) => h.captures));
+    } catch (err) {
+      showError(err);
+      return;
+    }
+  }
+  setMode("analyse");
+}
+
+function fillSelects() {
+  const options = S.variants.map((v) => `<option value="${v.id}">${variantName(v)} (${v.board_size}×${v.board_size})</option>`).join("");
+  for (const [id, mode] of [["variant", "play"], ["avariant", "analyse"]]) {
+    $(id).innerHTML = options;
+    if (S.games[mode]) $(id).value = S.games[mode].variant.id;
+  }
+  if (S.games.play) $("side-select").value = S.games.play.human;
   const lang = $("lang");
   lang.innerHTML = LANGUAGES.map(([code, name]) => `<option value="${code}">${name}</option>`).join("");
   lang.value = S.lang;
@@ -577,51 +949,81 @@ function fillVariants() {
 
 async function main() {
   S.lang = chooseLanguage();
-  S.variants = await api.variants();
-  S.variant = S.variants[0];
   applyLanguage();
+  S.variants = await api.variants();
+  await restore();
+  S.ready = true;
+  for (const b of document.querySelectorAll("[role=tab]")) b.setAttribute("aria-selected", String(b.dataset.mode === S.mode));
+  $("play-panel").hidden = S.mode !== "play";
+  $("analyse-panel").hidden = S.mode !== "analyse";
+  document.body.dataset.mode = S.mode;
+  applyLanguage();
+  fillAnalysisFields();
+
   $("board").addEventListener("click", (ev) => {
     const sq = squareFromEvent(ev);
     if (sq) onSquare(sq);
   });
+  // A click focuses the board for the keyboard, without the keyboard's outline.
+  $("board").addEventListener("pointerdown", () => { S.cursor = null; });
   $("board").addEventListener("keydown", onBoardKey);
   document.addEventListener("keydown", onPageKey);
-  $("variant").addEventListener("change", () => {
-    S.variant = S.variants.find((v) => v.id === $("variant").value) || S.variants[0];
-    if (S.mode === "play") newGame().catch(showError);
-    else {
-      $("position-input").value = "";
-      $("moves-input").value = "";
-      loadAnalysis();
+  $("variant").addEventListener("change", async () => {
+    const g = S.games.play;
+    const variant = variantById($("variant").value);
+    if (variant === g.variant) return;
+    if (!(await confirmDiscard(g, "play"))) {
+      $("variant").value = g.variant.id;
+      return;
     }
+    newPlayGame(variant, g.human).catch(showError);
+  });
+  $("avariant").addEventListener("change", () => {
+    $("position-input").value = "";
+    $("moves-input").value = "";
   });
   $("lang").addEventListener("change", () => {
     S.lang = $("lang").value;
-    safeStorage("set", "branan-lang", S.lang);
+    storage("set", "branan-lang", S.lang);
     applyLanguage();
   });
-  $("side").addEventListener("change", () => {
-    S.human = $("side").value;
-    newGame().catch(showError);
+  $("side-select").addEventListener("change", async () => {
+    const g = S.games.play;
+    const human = $("side-select").value;
+    if (human === g.human) return;
+    if (!(await confirmDiscard(g, "play"))) {
+      $("side-select").value = g.human;
+      return;
+    }
+    newPlayGame(g.variant, human).catch(showError);
   });
-  $("new-game").addEventListener("click", () => newGame().catch(showError));
-  $("takeback").addEventListener("click", takeback);
+  $("new-game").addEventListener("click", async () => {
+    const g = S.games.play;
+    if (await confirmDiscard(g, "play")) newPlayGame(g.variant, g.human).catch(showError);
+  });
+  $("takeback").addEventListener("click", () => takeback().catch(showError));
+  $("to-analysis").addEventListener("click", () => analysePlayed().catch(showError));
   $("flip").addEventListener("click", () => { S.flip = !S.flip; render(); });
   $("first").addEventListener("click", () => go(0));
-  $("prev").addEventListener("click", () => go(S.view - 1));
-  $("next").addEventListener("click", () => go(S.view + 1));
-  $("last").addEventListener("click", () => go(S.history.length - 1));
+  $("prev").addEventListener("click", () => go(G().view - 1));
+  $("next").addEventListener("click", () => go(G().view + 1));
+  $("last").addEventListener("click", () => go(lastIndex(G())));
   $("movelist").addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-ply]");
     if (b) go(Number(b.dataset.ply));
   });
+  $("rules-open").addEventListener("click", () => {
+    fillRules();
+    $("rules-dialog").showModal();
+  });
   for (const b of document.querySelectorAll("[role=tab]")) b.addEventListener("click", () => setMode(b.dataset.mode));
-  $("load").addEventListener("click", loadAnalysis);
+  $("load").addEventListener("click", () => loadAnalysis());
   $("analyse-start").addEventListener("click", startAnalysis);
   $("analyse-stop").addEventListener("click", stopAnalysis);
-  $("multipv").addEventListener("change", startAnalysis);
+  $("multipv").addEventListener("change", () => { save(); startAnalysis(); });
+  for (const id of ["time", "level", "atime"]) $(id).addEventListener("change", save);
   $("copy").addEventListener("click", copyPosition);
-  $("setup-toggle").addEventListener("click", toggleSetup);
+  $("setup-toggle").addEventListener("click", () => toggleSetup().catch(showError));
   $("setup-clear").addEventListener("click", () => {
     S.editRows = S.editRows.map((r) => r.map(() => ""));
     render();
@@ -632,8 +1034,13 @@ async function main() {
       for (const o of document.querySelectorAll("[data-edit-piece]")) o.setAttribute("aria-pressed", String(o === b));
     });
   }
-  await newGame();
+  render();
+  if (S.mode === "analyse") startAnalysis();
+  else maybeComputer(S.games.play);
   document.body.dataset.ready = "true";
 }
 
-main().catch(showError);
+main().catch((err) => {
+  showError(err);
+  document.body.dataset.ready = "error";
+});
