@@ -10,8 +10,7 @@
 //! ([`OwnedVariant::build`]); the rules and the search are the only code that
 //! dispatches over the words, so a new word is one more arm here.
 
-use super::bitboard::BitBoard;
-use super::bitboard::SquareSet;
+use super::bitboard::{BitBoard, SquareSet};
 use super::board_word::OwnedVariant;
 use super::error::{IllegalMove, InvalidPosition, MoveParseError, PlayError, PositionError};
 use super::game::Game;

@@ -7,8 +7,7 @@
 //! when the piece may not re-enter fortresses of that kind, only while it stands
 //! on a square of the same kind: a piece that has left them never comes back.
 
-use super::bitboard::BitBoard;
-use super::bitboard::SquareSet;
+use super::bitboard::{BitBoard, SquareSet};
 use super::rule_terms::{Escape, Hostility};
 use super::square::Square;
 use super::word::Word;
