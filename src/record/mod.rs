@@ -278,7 +278,8 @@ pub enum RecordError {
         /// The index of the move in the game, from 0.
         ply: usize,
         text: String,
-        reason: MoveFault,
+        /// Boxed: the reason is the largest part of an error passed by value.
+        reason: Box<MoveFault>,
     },
     #[error("line {line}: the record says {declared}, but the game ended with {outcome}")]
     ResultContradicted {
@@ -367,7 +368,7 @@ fn replay(
     let mut game = start.game();
     let mut moves = Vec::with_capacity(played.len());
     for p in played {
-        let side = if p.ply % 2 == 0 {
+        let side = if p.ply.is_multiple_of(2) {
             first
         } else {
             first.opponent()
@@ -378,7 +379,7 @@ fn replay(
             side,
             ply: p.ply,
             text: p.text.clone(),
-            reason,
+            reason: Box::new(reason),
         };
         let text = p.mv.clone().map_err(&fault)?;
         if p.king {
@@ -537,14 +538,14 @@ mod tests {
         let err = Record::new(start, &[m, m]).unwrap_err();
         assert!(
             matches!(
-                err,
+                &err,
                 RecordError::Move {
                     turn: 1,
                     side: Side::Defenders,
                     ply: 1,
-                    reason: MoveFault::Play(PlayError::GameOver(_)),
+                    reason,
                     ..
-                }
+                } if matches!(reason.as_ref(), MoveFault::Play(PlayError::GameOver(_)))
             ),
             "{err}"
         );

@@ -239,7 +239,7 @@ fn read_moves(cur: &mut Cursor<'_>, size: u8, first: Side) -> Result<Body, Recor
                         ));
                     }
                     if token == "---" {
-                        let side = if ply % 2 == 0 {
+                        let side = if ply.is_multiple_of(2) {
                             first
                         } else {
                             first.opponent()
@@ -406,9 +406,9 @@ mod tests {
                     turn: 3,
                     side: Side::Attackers,
                     ply: 4,
-                    reason: MoveFault::Play(PlayError::Illegal(_)),
+                    reason,
                     ..
-                }
+                } if matches!(reason.as_ref(), MoveFault::Play(PlayError::Illegal(_)))
             ),
             "{err}"
         );
@@ -421,11 +421,11 @@ mod tests {
         let err = record("1. d1-d3xd4 h6-h9\n").unwrap_err();
         assert!(
             matches!(
-                err,
+                &err,
                 RecordError::Move {
-                    reason: MoveFault::Play(PlayError::CaptureMismatch { .. }),
+                    reason,
                     ..
-                }
+                } if matches!(reason.as_ref(), MoveFault::Play(PlayError::CaptureMismatch { .. }))
             ),
             "{err}"
         );
@@ -433,11 +433,11 @@ mod tests {
         let err = record("1. Kd1-d3 h6-h9\n").unwrap_err();
         assert!(
             matches!(
-                err,
+                &err,
                 RecordError::Move {
-                    reason: MoveFault::NotKing { .. },
+                    reason,
                     ..
-                }
+                } if matches!(reason.as_ref(), MoveFault::NotKing { .. })
             ),
             "{err}"
         );

@@ -400,9 +400,9 @@ mod tests {
                     turn: 2,
                     side: Side::Defenders,
                     ply: 3,
-                    reason: MoveFault::Play(PlayError::Illegal(_)),
+                    reason,
                     ..
-                }
+                } if matches!(reason.as_ref(), MoveFault::Play(PlayError::Illegal(_)))
             ),
             "{err}"
         );
@@ -420,11 +420,11 @@ mod tests {
         let err = read("1. h1z3").unwrap_err();
         assert!(
             matches!(
-                err,
+                &err,
                 RecordError::Move {
-                    reason: MoveFault::Parse(_),
+                    reason,
                     ..
-                }
+                } if matches!(reason.as_ref(), MoveFault::Parse(_))
             ),
             "{err}"
         );

@@ -54,7 +54,7 @@ pub(super) fn write(record: &Record) -> Result<String, WriteError> {
         words.push(comment_text(comment));
     }
     for (ply, m) in record.moves.iter().enumerate() {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             words.push(format!("{}.", ply / 2 + 1));
         }
         words.push(format!("{}{}", m.mv.from, m.mv.to));

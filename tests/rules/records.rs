@@ -160,8 +160,8 @@ fn records_that_break_the_rules_name_the_move() {
             side,
             ply,
             text,
-            reason: MoveFault::Play(PlayError::Illegal(_)),
-        } => {
+            reason,
+        } if matches!(reason.as_ref(), MoveFault::Play(PlayError::Illegal(_))) => {
             assert_eq!(
                 (*line, *turn, *side, *ply),
                 (4, 2, Side::Defenders, 3),
@@ -193,7 +193,7 @@ fn self_played(variant: AnyVariant, seed: u64, limit: usize) -> (AnyGame, Vec<Mo
             .wrapping_add(1442695040888963407);
         let pick = (state >> 33) as usize;
         let capturing: Vec<_> = options.iter().filter(|(_, c)| !c.is_empty()).collect();
-        let mv = if !capturing.is_empty() && pick % 3 != 0 {
+        let mv = if !capturing.is_empty() && !pick.is_multiple_of(3) {
             capturing[pick % capturing.len()].0
         } else {
             options[pick % options.len()].0
