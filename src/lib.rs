@@ -4,6 +4,10 @@
 //! - [`search`]: the engine (best move from a time-limited search).
 //! - [`render`]: board pictures (SVG) of a position.
 //! - [`review`]: whole-game review (classes, accuracy, win chances).
+//! - [`record`]: game records in and out (OpenTafl's `.otg`, hnefatafl.org's PGN).
+//! - `analysis` (feature `server`): the analysis service, whatever carries its
+//!   requests (a game from its parts, the limits, the search pool, the evaluation
+//!   cache, analyses, batches and reviews).
 //! - `api` (feature `server`): the HTTP service.
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
@@ -13,6 +17,11 @@ pub mod search;
 
 pub mod render;
 pub mod review;
+
+pub mod record;
+
+#[cfg(feature = "server")]
+pub mod analysis;
 
 #[cfg(feature = "server")]
 pub mod api;

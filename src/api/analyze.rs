@@ -1,10 +1,6 @@
 //! `POST /v1/analyze` and `POST /v1/analyze/batch`: the best move of a game from a
 //! limited search, answered from the evaluation cache when it can be, with the
-//! searches on the bounded pool ([`super::pool`]).
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+//! searches on the bounded pool ([`crate::analysis::pool`]).
 
 use actix_web::http::header;
 use actix_web::web::Bytes;
@@ -13,22 +9,18 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::analysis::pool::SubmitError;
+use crate::analysis::{
+    AnalysisError, Answer, Ask, GameParts, Overloaded, Prepared, Settings, prepare,
+};
 use crate::api::AppState;
-use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
-use crate::api::config::ServerConfig;
 use crate::api::dto::{PiecesDto, SideDto, StatusDto, game_fields, pieces};
-use crate::api::error::{ApiError, Problem};
+use crate::api::error::{ApiError, Problem, analysis_problem, overloaded};
 use crate::api::examples;
 use crate::api::extract::{ApiJson, from_json_value};
-use crate::api::game::{BuiltGame, Limits as GameLimits, build_game, resolve_rules};
-use crate::api::metrics::{Counter, Metrics};
-use crate::api::pool::{SearchPool, Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
 use crate::rules::AnyGame;
-use crate::search::{self, Analysis, LevelRequest, Score, Searcher};
-
-/// Seconds a client is told to wait when the search pool is full.
-pub const RETRY_AFTER_S: u64 = 1;
+use crate::search::{self, Score};
 
 /// An analysis request.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -258,19 +250,6 @@ pub struct BatchResponse {
     pub results: Vec<BatchItem>,
 }
 
-/// The problem of a batch item not started because the batch's time budget ran out.
-fn batch_budget_spent(index: usize, budget: Option<Duration>) -> Problem {
-    let ms = budget.map_or(0, |b| b.as_millis());
-    let problem = ApiError::Unavailable {
-        detail: format!(
-            "the batch's time budget of {ms} ms was spent before this item started; send \
-             the remaining items again"
-        ),
-    }
-    .problem();
-    item_problem(index, problem)
-}
-
 /// A problem of batch item `index`: its `field` becomes the path from the batch
 /// (`items[2].moves[3]`), its `index` the item's, and the detail says which item.
 fn item_problem(index: usize, mut p: Problem) -> Problem {
@@ -286,379 +265,71 @@ fn item_problem(index: usize, mut p: Problem) -> Problem {
     p
 }
 
-/// The analysis limits of the configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    pub default_time_ms: u64,
-    pub max_time_ms: u64,
-    pub max_depth: u32,
-    pub max_nodes: u64,
-    pub max_multipv: usize,
-    pub max_batch: usize,
-    /// The batch's time budget (`None`: no budget).
-    pub max_batch_time: Option<Duration>,
-    pub max_moves: usize,
-}
-
-impl Settings {
-    pub fn of(config: &ServerConfig) -> Settings {
-        Settings {
-            default_time_ms: config.default_time_ms,
-            max_time_ms: config.max_time_ms.max(1),
-            max_depth: config.max_depth.clamp(1, search::params::MAX_DEPTH),
-            max_nodes: config.max_nodes.max(1),
-            max_multipv: config.max_multipv.clamp(1, search::MAX_MULTIPV),
-            max_batch: config.max_batch,
-            max_batch_time: (config.max_batch_time_ms > 0)
-                .then(|| Duration::from_millis(config.max_batch_time_ms)),
-            max_moves: config.max_moves,
+impl AnalyzeRequest {
+    /// The game's parts.
+    pub fn game(&self) -> GameParts<'_, RulesInput> {
+        GameParts {
+            variant: self.variant.as_deref(),
+            rules: self.rules.as_ref(),
+            position: self.position.as_deref(),
+            moves: self.moves.as_deref().unwrap_or_default(),
         }
     }
-}
 
-/// A checked request, ready to search.
-#[derive(Clone, Debug)]
-pub struct Prepared {
-    pub built: BuiltGame,
-    pub limits: search::Limits,
-    pub want: Want,
-    pub multipv: usize,
-    /// Strength level, 1..=10.
-    pub level: u8,
-    pub seed: u64,
-}
-
-impl Prepared {
-    /// The analysis the request asks for, at its level.
-    pub fn level_request(&self) -> LevelRequest {
-        LevelRequest {
-            limits: self.limits,
+    /// The limits and strength asked.
+    pub fn ask(&self) -> Ask {
+        Ask {
+            time_ms: self.time_ms,
+            depth: self.depth,
+            nodes: self.nodes,
             multipv: self.multipv,
             level: self.level,
             seed: self.seed,
         }
     }
-}
 
-/// The largest seed: the largest integer every JSON reader holds exactly.
-pub const MAX_SEED: i64 = (1 << 53) - 1;
-
-fn invalid(field: &str, detail: String) -> ApiError {
-    ApiError::InvalidField {
-        field: field.to_owned(),
-        detail,
+    /// Checks the request: the game (as `/v1/moves` does), then the limits.
+    pub fn prepare(&self, settings: &Settings) -> Result<Prepared, AnalysisError> {
+        prepare(&self.game(), &self.ask(), settings)
     }
 }
 
-/// Checks a request: the game (as `/v1/moves` does), then the limits.
-pub fn prepare(req: &AnalyzeRequest, settings: &Settings) -> Result<Prepared, ApiError> {
-    let moves = req.moves.as_deref().unwrap_or_default();
-    let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
-    let built = build_game(
-        variant,
-        req.position.as_deref(),
-        moves,
-        &GameLimits {
-            max_moves: settings.max_moves,
-        },
-    )?;
-    for (field, value) in [
-        ("time_ms", req.time_ms),
-        ("depth", req.depth.map(u64::from)),
-        ("nodes", req.nodes),
-    ] {
-        if value == Some(0) {
-            return Err(invalid(field, format!("`{field}` must be at least 1")));
+impl AnalyzeResponse {
+    /// The answer of an analysis (the limits are those of the search that made it).
+    pub fn of(answer: &Answer) -> AnalyzeResponse {
+        let p = &answer.prepared;
+        let a = &answer.stored.analysis;
+        let (position, to_move, status) = game_fields(&p.built.game);
+        let ms = a.elapsed.as_millis() as u64;
+        let nps = (a.nodes as f64 / a.elapsed.as_secs_f64().max(1e-6)) as u64;
+        let names = |pv: &[crate::rules::Move]| pv.iter().map(ToString::to_string).collect();
+        AnalyzeResponse {
+            variant: p.built.variant.id().to_owned(),
+            rules_id: p.built.variant.rules_id().to_owned(),
+            position,
+            size: p.built.variant.size(),
+            pieces: pieces(&p.built.game),
+            to_move,
+            status,
+            best_move: a.best_move.map(|m| m.to_string()),
+            score: a.score.into(),
+            win_chance: win_chance(&p.built.game, a.score),
+            pv: names(&a.pv),
+            depth: a.depth,
+            nodes: a.nodes,
+            time_ms: ms,
+            nps,
+            cached: answer.cached,
+            limits: answer.stored.limits.into(),
+            engine: ENGINE,
+            lines: (p.multipv > 1).then(|| {
+                a.lines
+                    .iter()
+                    .map(|l| LineDto::of(l, &p.built.game))
+                    .collect()
+            }),
+            id: None,
         }
-    }
-    let multipv = req.multipv.unwrap_or(1);
-    if multipv == 0 || multipv > settings.max_multipv {
-        return Err(invalid(
-            "multipv",
-            format!(
-                "`multipv` must be between 1 and {} (got {multipv})",
-                settings.max_multipv
-            ),
-        ));
-    }
-    let max_level = search::level::MAX_LEVEL;
-    let level = match req.level {
-        None => max_level,
-        Some(l) if (1..=i64::from(max_level)).contains(&l) => l as u8,
-        Some(l) => {
-            return Err(invalid(
-                "level",
-                format!("`level` must be between 1 and {max_level} (got {l})"),
-            ));
-        }
-    };
-    let seed = match req.seed {
-        None => 0,
-        Some(s) if (0..=MAX_SEED).contains(&s) => s as u64,
-        Some(s) => {
-            return Err(invalid(
-                "seed",
-                format!("`seed` must be between 0 and {MAX_SEED} (got {s})"),
-            ));
-        }
-    };
-    let depth = req.depth.map(|d| d.min(settings.max_depth));
-    let nodes = req.nodes.map(|n| n.min(settings.max_nodes));
-    let time_ms = match (req.time_ms, depth, nodes) {
-        (Some(t), _, _) => t,
-        (None, None, None) => settings.default_time_ms,
-        // A depth or node budget alone is still bounded in time.
-        (None, _, _) => settings.max_time_ms,
-    }
-    .clamp(1, settings.max_time_ms);
-    let want = Want {
-        time_ms: req.time_ms.map(|t| t.min(settings.max_time_ms)),
-        depth,
-        nodes,
-    };
-    let want = if want
-        == (Want {
-            time_ms: None,
-            depth: None,
-            nodes: None,
-        }) {
-        Want {
-            time_ms: Some(time_ms),
-            ..want
-        }
-    } else {
-        want
-    };
-    Ok(Prepared {
-        built,
-        limits: search::Limits {
-            time_ms: Some(time_ms),
-            depth,
-            nodes,
-        },
-        want,
-        multipv,
-        level,
-        seed,
-    })
-}
-
-/// Searches a prepared request; `None` when `stop` was raised (cancelled).
-pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
-    let analysis = searcher.analyze_at_level(&p.built.game, &p.level_request(), stop, None);
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    Some(Stored {
-        analysis,
-        want: p.want,
-        limits: p.limits,
-        compared: None,
-    })
-}
-
-/// The response for a prepared request and a cached or fresh result.
-pub fn respond_stored(p: &Prepared, stored: &Stored, cached: bool) -> AnalyzeResponse {
-    let mut answer = respond(p, &stored.analysis, cached);
-    answer.limits = stored.limits.into();
-    answer
-}
-
-/// The response for a prepared request and its analysis (searched with the
-/// request's limits).
-pub fn respond(p: &Prepared, a: &Analysis, cached: bool) -> AnalyzeResponse {
-    let (position, to_move, status) = game_fields(&p.built.game);
-    let ms = a.elapsed.as_millis() as u64;
-    let nps = (a.nodes as f64 / a.elapsed.as_secs_f64().max(1e-6)) as u64;
-    let names = |pv: &[crate::rules::Move]| pv.iter().map(ToString::to_string).collect();
-    AnalyzeResponse {
-        variant: p.built.variant.id().to_owned(),
-        rules_id: p.built.variant.rules_id().to_owned(),
-        position,
-        size: p.built.variant.size(),
-        pieces: pieces(&p.built.game),
-        to_move,
-        status,
-        best_move: a.best_move.map(|m| m.to_string()),
-        score: a.score.into(),
-        win_chance: win_chance(&p.built.game, a.score),
-        pv: names(&a.pv),
-        depth: a.depth,
-        nodes: a.nodes,
-        time_ms: ms,
-        nps,
-        cached,
-        limits: p.limits.into(),
-        engine: ENGINE,
-        lines: (p.multipv > 1).then(|| {
-            a.lines
-                .iter()
-                .map(|l| LineDto::of(l, &p.built.game))
-                .collect()
-        }),
-        id: None,
-    }
-}
-
-/// The search pool, the cache and the limits: one per process, in [`AppState`].
-#[derive(Debug)]
-pub struct AnalysisService {
-    pub settings: Settings,
-    pub pool: Arc<SearchPool>,
-    pub cache: Arc<AnalysisCache>,
-    rejected: Arc<Counter>,
-    searches: Arc<Counter>,
-}
-
-impl AnalysisService {
-    /// Starts the pool and registers the figures in `metrics`.
-    pub fn new(config: &ServerConfig, metrics: &Metrics) -> AnalysisService {
-        let threads = config
-            .search_threads
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-        let pool = Arc::new(SearchPool::new(threads, config.search_queue));
-        let cache = Arc::new(AnalysisCache::new(config.cache_entries));
-        let c = Arc::clone(&cache);
-        metrics.gauge_fn(
-            "branan_analysis_cache_hits",
-            "Analyses answered from the evaluation cache.",
-            move || c.hits() as f64,
-        );
-        let c = Arc::clone(&cache);
-        metrics.gauge_fn(
-            "branan_analysis_cache_misses",
-            "Analyses the evaluation cache could not answer.",
-            move || c.misses() as f64,
-        );
-        let c = Arc::clone(&cache);
-        metrics.gauge_fn(
-            "branan_analysis_cache_entries",
-            "Entries in the evaluation cache.",
-            move || c.entries() as f64,
-        );
-        let p = Arc::clone(&pool);
-        metrics.gauge_fn(
-            "branan_search_pending",
-            "Analysis jobs queued or running on the search pool.",
-            move || p.pending() as f64,
-        );
-        metrics
-            .gauge("branan_search_threads", "Search threads.")
-            .set(threads as f64);
-        AnalysisService {
-            settings: Settings::of(config),
-            pool,
-            cache,
-            rejected: metrics.counter(
-                "branan_search_rejected_total",
-                "Analyses refused with 503 because the search pool was full.",
-            ),
-            searches: metrics.counter("branan_searches_total", "Analyses answered."),
-        }
-    }
-
-    /// Runs `job` on the pool and awaits its answer. `stop` is raised when the
-    /// awaiting future is dropped (the client went away).
-    async fn on_pool<T: Send + 'static>(
-        &self,
-        job: impl FnOnce(&mut Searcher, &AtomicBool) -> T + Send + 'static,
-    ) -> Result<T, Overloaded> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let guard = StopOnDrop(Arc::clone(&stop));
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let submitted = self.pool.submit(Box::new(move |searcher| {
-            let _ = tx.send(job(searcher, &stop));
-        }));
-        if let Err(e) = submitted {
-            self.rejected.inc();
-            return Err(Overloaded(e));
-        }
-        let result = rx.await.map_err(|_| Overloaded(SubmitError::Closed));
-        guard.disarm();
-        result
-    }
-
-    /// Hands a job of its own to the search pool (the streamed analysis), counting a
-    /// refusal as the other analyses do.
-    pub fn submit(&self, job: crate::api::pool::Job) -> Result<(), Overloaded> {
-        self.pool.submit(job).map_err(|e| {
-            self.rejected.inc();
-            Overloaded(e)
-        })
-    }
-
-    /// Hands the first step of a longer piece of work of its own to the search pool
-    /// (a review), counting a refusal as the other analyses do.
-    pub fn submit_step(&self, step: Step) -> Result<(), Overloaded> {
-        self.pool.submit_step(step).map_err(|e| {
-            self.rejected.inc();
-            Overloaded(e)
-        })
-    }
-
-    /// Counts an analysis answered by such a job.
-    pub fn count_answer(&self) {
-        self.searches.inc();
-    }
-
-    /// Analyses one prepared request (cache, then pool).
-    pub async fn analyze(&self, p: Prepared) -> Result<AnalyzeResponse, Overloaded> {
-        let cache = Arc::clone(&self.cache);
-        let key = CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
-        // A cached answer needs no search thread.
-        if let Some(stored) = cache.lookup(&key, &p.want) {
-            self.searches.inc();
-            return Ok(respond_stored(&p, &stored, true));
-        }
-        let answer = self
-            .on_pool(move |searcher, stop| {
-                let want = p.want;
-                let got = cache.get_or_compute(key, want, || run(&p, searcher, stop));
-                got.map(|(stored, cached)| respond_stored(&p, &stored, cached))
-            })
-            .await?;
-        self.searches.inc();
-        answer.ok_or(Overloaded(SubmitError::Closed))
-    }
-}
-
-/// The pool refused a job (or stopped).
-#[derive(Debug)]
-pub struct Overloaded(pub SubmitError);
-
-impl Overloaded {
-    /// The 503 problem document.
-    pub fn problem(&self) -> Problem {
-        ApiError::Unavailable {
-            detail: format!("{}; retry in {RETRY_AFTER_S} s", self.0),
-        }
-        .problem()
-    }
-
-    /// 503 problem+json with `Retry-After`.
-    pub fn response(&self) -> HttpResponse {
-        let mut res = self.problem().into_response();
-        res.headers_mut().insert(
-            header::RETRY_AFTER,
-            header::HeaderValue::from(RETRY_AFTER_S),
-        );
-        res
-    }
-}
-
-/// Raises the stop flag when dropped, unless disarmed.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl StopOnDrop {
-    fn disarm(self) {
-        std::mem::forget(self);
-    }
-}
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -728,10 +399,10 @@ pub async fn post_analyze(
     body: ApiJson<AnalyzeRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let service = &state.analysis;
-    let prepared = prepare(&body.0, &service.settings)?;
+    let prepared = body.0.prepare(&service.settings)?;
     Ok(match service.analyze(prepared).await {
-        Ok(answer) => HttpResponse::Ok().json(answer),
-        Err(over) => over.response(),
+        Ok(answer) => HttpResponse::Ok().json(AnalyzeResponse::of(&answer)),
+        Err(over) => overloaded(over),
     })
 }
 
@@ -746,90 +417,11 @@ fn prepare_batch(items: Vec<serde_json::Value>, settings: &Settings) -> Vec<Batc
         .map(|(i, mut item)| {
             let id = item.as_object_mut().and_then(|o| o.remove("id"));
             let checked = from_json_value::<AnalyzeRequest>(item)
-                .and_then(|req| prepare(&req, settings))
+                .and_then(|req| Ok(req.prepare(settings)?))
                 .map_err(|e| Box::new(item_problem(i, e.problem())));
             (id, checked)
         })
         .collect()
-}
-
-/// A batch being analysed: its items, taken in order by pool steps. Each step
-/// analyses one item, then hands its thread back by returning its follow-up, which
-/// queues behind any request that arrived meanwhile (and keeps the batch's place in
-/// the pool, so it is never refused). A step that finds threads idle starts more
-/// steps, so the batch uses every thread nothing else needs.
-struct BatchRun {
-    items: Vec<std::sync::Mutex<Option<BatchEntry>>>,
-    next: std::sync::atomic::AtomicUsize,
-    tx: tokio::sync::mpsc::UnboundedSender<(usize, BatchItem)>,
-    stop: Arc<AtomicBool>,
-    deadline: Option<Instant>,
-    budget: Option<Duration>,
-    cache: Arc<AnalysisCache>,
-    pool: std::sync::Weak<SearchPool>,
-}
-
-impl BatchRun {
-    /// A pool step that analyses the next item of the batch.
-    fn step(self: &Arc<Self>) -> Step {
-        let me = Arc::clone(self);
-        Step::new(move |searcher| me.work(searcher))
-    }
-
-    /// Items not yet taken.
-    fn left(&self) -> usize {
-        self.items
-            .len()
-            .saturating_sub(self.next.load(Ordering::Relaxed))
-    }
-
-    /// Analyses the next item; answers the step that goes on with the rest.
-    fn work(self: Arc<Self>, searcher: &mut Searcher) -> Option<Step> {
-        if self.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        let slot = self.items.get(i)?;
-        let taken = match slot.lock() {
-            Ok(mut g) => g.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        };
-        let (id, item) = taken?;
-        let answer = match item {
-            Err(problem) => BatchItem::Problem(Problem { id, ..*problem }),
-            Ok(_) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
-                BatchItem::Problem(Problem {
-                    id,
-                    ..batch_budget_spent(i, self.budget)
-                })
-            }
-            Ok(p) => {
-                let key =
-                    CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
-                let (stored, cached) = self
-                    .cache
-                    .get_or_compute(key, p.want, || run(&p, searcher, &self.stop))?;
-                let mut answer = respond_stored(&p, &stored, cached);
-                answer.id = id;
-                BatchItem::Ok(answer)
-            }
-        };
-        self.tx.send((i, answer)).ok()?;
-        let left = self.left();
-        if left == 0 {
-            return None;
-        }
-        // Threads freed since the batch arrived (nothing waits, or they would not
-        // be idle) take items too; this step's follow-up takes one.
-        if let Some(pool) = self.pool.upgrade() {
-            for _ in 0..pool.idle().min(left - 1) {
-                if pool.submit_step(self.step()).is_err() {
-                    break;
-                }
-            }
-        }
-        Some(self.step())
-    }
 }
 
 /// Analyse a batch of games
@@ -892,14 +484,15 @@ pub async fn post_analyze_batch(
     let settings = service.settings;
     let items = body.0.items;
     if items.len() > settings.max_batch {
-        return Err(invalid(
+        return Err(AnalysisError::invalid(
             "items",
             format!(
                 "the batch has {} items; the limit is {}",
                 items.len(),
                 settings.max_batch
             ),
-        ));
+        )
+        .into());
     }
     let count = items.len();
     let prepared = prepare_batch(items, &settings);
@@ -909,34 +502,49 @@ pub async fn post_analyze_batch(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/x-ndjson"));
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(usize, BatchItem)>();
-    let stop = Arc::new(AtomicBool::new(false));
-    let budget = settings.max_batch_time;
-    let batch = Arc::new(BatchRun {
-        items: prepared
-            .into_iter()
-            .map(|e| std::sync::Mutex::new(Some(e)))
-            .collect(),
-        next: std::sync::atomic::AtomicUsize::new(0),
-        tx,
-        stop: Arc::clone(&stop),
-        deadline: budget.map(|b| Instant::now() + b),
-        budget,
-        cache: Arc::clone(&service.cache),
-        pool: Arc::downgrade(&service.pool),
-    });
-    // As many jobs as threads are free now (at least one, which may queue).
-    let jobs = service.pool.idle().clamp(1, count.max(1));
-    for n in 0..jobs {
-        if let Err(e) = service.pool.submit_step(batch.step()) {
-            if n == 0 {
-                service.rejected.inc();
-                return Ok(Overloaded(e).response());
+    let mut ids = Vec::with_capacity(count);
+    let mut runnable = Vec::with_capacity(count);
+    let mut refused = Vec::new();
+    for (i, (id, checked)) in prepared.into_iter().enumerate() {
+        match checked {
+            Ok(p) => runnable.push(Some(p)),
+            Err(problem) => {
+                runnable.push(None);
+                refused.push((
+                    i,
+                    BatchItem::Problem(Problem {
+                        id: id.clone(),
+                        ..*problem
+                    }),
+                ));
             }
-            break;
         }
+        ids.push(id);
     }
-    drop(batch);
-    let guard = StopOnDrop(stop);
+    let sender = tx.clone();
+    let started = service.start_batch(runnable, move |i, answer| {
+        let id = ids.get(i).cloned().flatten();
+        let item = match answer {
+            Ok(answer) => {
+                let mut answer = AnalyzeResponse::of(&answer);
+                answer.id = id;
+                BatchItem::Ok(answer)
+            }
+            Err(e) => BatchItem::Problem(Problem {
+                id,
+                ..item_problem(i, analysis_problem(&e))
+            }),
+        };
+        sender.send((i, item)).is_ok()
+    });
+    let guard = match started {
+        Ok(guard) => guard,
+        Err(over) => return Ok(overloaded(over)),
+    };
+    for item in refused {
+        let _ = tx.send(item);
+    }
+    drop(tx);
     let ordered = in_order(rx);
     if ndjson {
         let stream = futures_util::stream::unfold(
@@ -962,7 +570,7 @@ pub async fn post_analyze_batch(
     }
     guard.disarm();
     if results.len() != count {
-        return Ok(Overloaded(SubmitError::Closed).response());
+        return Ok(overloaded(Overloaded(SubmitError::Closed)));
     }
     Ok(HttpResponse::Ok().json(BatchResponse { results }))
 }

@@ -5,8 +5,11 @@
 //! env = "BRANAN_...")]`), so that `branan serve --help` lists everything in one place.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+
+use crate::analysis::{ReviewSettings, ServiceSettings, Settings};
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -165,6 +168,43 @@ impl ServerConfig {
             burst,
             self.trust_proxy,
         ))
+    }
+
+    /// The limits of an analysis.
+    pub fn analysis_settings(&self) -> Settings {
+        Settings {
+            default_time_ms: self.default_time_ms,
+            max_time_ms: self.max_time_ms,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            max_multipv: self.max_multipv,
+            max_batch: self.max_batch,
+            max_batch_time: (self.max_batch_time_ms > 0)
+                .then(|| Duration::from_millis(self.max_batch_time_ms)),
+            max_moves: self.max_moves,
+        }
+        .clamped()
+    }
+
+    /// The limits of a review.
+    pub fn review_settings(&self) -> ReviewSettings {
+        ReviewSettings {
+            default_time_ms: self.review_time_ms,
+            max_plies: self.max_review_plies,
+            budget_ms: self.max_review_time_ms,
+        }
+        .clamped()
+    }
+
+    /// What the analysis service is started with.
+    pub fn service_settings(&self) -> ServiceSettings {
+        ServiceSettings {
+            analysis: self.analysis_settings(),
+            review: self.review_settings(),
+            search_threads: self.search_threads,
+            search_queue: self.search_queue,
+            cache_entries: self.cache_entries,
+        }
     }
 
     /// Whether CORS allows any origin.

@@ -7,11 +7,12 @@ use utoipa::{IntoParams, ToSchema};
 use crate::rules::{
     AnyGame, AnyPosition, AnyVariant, Escape, Features, Fortress, Hostility, KingArms, KingCapture,
     Move, Movement, NoMovesOutcome, Outcome, Reason, Repetition, RepetitionOutcome, RuleSet, Side,
-    SpecialSquares, SpeedLimits, Square, SquareSet, opentafl,
+    SpecialSquares, SpeedLimits, Square, SquareSet,
 };
 
-use super::game::squares;
 use super::rule_object::{RulesInput, RulesSchema};
+use crate::analysis::game::squares;
+use crate::analysis::rule_set::Derived;
 
 /// A side of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -678,27 +679,28 @@ impl From<AnyVariant> for VariantDto {
         let m = rules.movement;
         let c = Movement::CLASSIC;
         let features = rules.features;
+        let derived = Derived::of(v);
         VariantDto {
-            id: Some(v.id().to_owned()),
+            id: derived.id,
             name: Some(v.name().to_owned()),
-            description: Some(v.description().to_owned()),
-            source: Some(v.source().to_owned()),
-            rules_id: Some(v.rules_id().to_owned()),
-            opentafl: opentafl::to_string(&rules),
+            description: derived.description,
+            source: derived.source,
+            rules_id: derived.rules_id,
+            opentafl: derived.opentafl,
             board_size: rules.size,
             start_position: v.start_text().to_owned(),
             escape: match rules.escape {
                 Escape::Corners => EscapeDto::Corners,
                 Escape::Edges => EscapeDto::Edges,
             },
-            escape_squares: Some(squares(v.escape_squares())),
-            throne: v.throne().map(|sq| sq.to_string()),
+            escape_squares: derived.escape_squares,
+            throne: derived.throne,
             has_throne: rules.squares.throne,
             empty_throne_hostile: Some(rules.squares.empty_throne_hostile.into()),
             occupied_throne_hostile: Some(rules.squares.occupied_throne_hostile.into()),
             corners_hostile: Some(rules.squares.corners_hostile.into()),
-            restricted_squares: Some(squares(v.restricted_squares())),
-            hostile_squares: Some(squares(v.hostile_squares())),
+            restricted_squares: derived.restricted_squares,
+            hostile_squares: derived.hostile_squares,
             king_capture: match rules.king_capture {
                 KingCapture::Weak => KingCaptureDto::Weak,
                 KingCapture::ThroneFourBesideThree => KingCaptureDto::ThroneFourBesideThree,
@@ -751,6 +753,21 @@ impl From<AnyVariant> for VariantDto {
 }
 
 impl VariantDto {
+    /// The derived fields this object gives (to be checked against its rules).
+    pub fn derived(&self) -> Derived {
+        Derived {
+            id: self.id.clone(),
+            description: self.description.clone(),
+            source: self.source.clone(),
+            rules_id: self.rules_id.clone(),
+            opentafl: self.opentafl.clone(),
+            throne: self.throne.clone(),
+            escape_squares: self.escape_squares.clone(),
+            restricted_squares: self.restricted_squares.clone(),
+            hostile_squares: self.hostile_squares.clone(),
+        }
+    }
+
     /// The rules this object states (its derived fields are not read here).
     pub fn rule_set(&self) -> RuleSet {
         let king_capture = match self.king_capture {

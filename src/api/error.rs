@@ -17,7 +17,9 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::rules::{Outcome, Square};
+use crate::analysis::service::RETRY_AFTER_S;
+use crate::analysis::{AnalysisError, Overloaded};
+use crate::rules::Square;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -224,36 +226,12 @@ pub enum ApiError {
         /// The parameter at fault, when known.
         field: Option<String>,
     },
-    /// The position string is not well formed (400).
-    #[error("{detail}")]
-    MalformedPosition {
-        detail: String,
-        column: usize,
-        /// The part of the position string at fault: `rows`, `side` or `counter`.
-        part: &'static str,
-    },
-    /// A move is not well formed (400).
-    #[error("{detail}")]
-    MalformedMove {
-        detail: String,
-        field: &'static str,
-        index: Option<usize>,
-        column: usize,
-    },
     /// Another field has a value that cannot be read (400).
     #[error("{detail}")]
     BadRequest { field: String, detail: String },
     /// No route at this path (404).
     #[error("no resource at {path}")]
     NotFound { path: String },
-    /// No preset with this id (404).
-    #[error("unknown variant {id:?} (one of: {known})")]
-    UnknownVariant {
-        id: String,
-        known: String,
-        /// `variant` when the id came in a request field, none for a path segment.
-        field: Option<&'static str>,
-    },
     /// The route exists, the method does not (405, with `Allow`).
     #[error("{method} is not allowed on {path} (allowed: {allowed})", allowed = allow_list(.allow))]
     MethodNotAllowed {
@@ -267,68 +245,18 @@ pub enum ApiError {
     /// The body is not `application/json` (415).
     #[error("{detail}")]
     UnsupportedMediaType { detail: String },
-    /// A well-formed position that the preset refuses (422).
-    #[error("{detail}")]
-    InvalidPosition {
-        detail: String,
-        square: Option<Square>,
-    },
-    /// A move the position does not allow (422).
-    #[error("{detail}")]
-    IllegalMove {
-        detail: String,
-        field: &'static str,
-        index: Option<usize>,
-        square: Option<Square>,
-    },
-    /// A move after the game has ended (422).
-    #[error("{detail}")]
-    GameOver {
-        detail: String,
-        field: &'static str,
-        index: Option<usize>,
-        outcome: Outcome,
-    },
-    /// A move's `x` suffix names other captures than the move makes (422).
-    #[error("{detail}")]
-    CaptureMismatch {
-        detail: String,
-        field: &'static str,
-        index: Option<usize>,
-    },
-    /// More moves than the configured limit (422).
-    #[error("`moves` has {count} entries; the limit is {limit}")]
-    TooManyMoves { count: usize, limit: usize },
-    /// A rule set (`rules`) that branan cannot play (422): `field` is `rules` or the
-    /// rule object's field (`rules.board_size`), `key` the rules string's key.
-    #[error("{detail}")]
-    InvalidRules {
-        field: String,
-        key: Option<String>,
-        /// The square of the start position at fault.
-        square: Option<Square>,
-        /// The character of the start position at fault (1-based).
-        column: Option<usize>,
-        detail: String,
-    },
-    /// A rule set over the size limit (413).
-    #[error("`rules` is {size} bytes long; the limit is {limit}")]
-    RulesTooLarge { size: usize, limit: usize },
-    /// A well-formed field whose value is out of range (422): for use by any
-    /// endpoint (e.g. a time limit over the maximum).
-    #[error("{detail}")]
-    InvalidField { field: String, detail: String },
     /// The client is over its rate limit (429, with `Retry-After`).
     #[error(
         "this client is over its limit of {per_minute} requests a minute; retry in {retry_after_s} s"
     )]
     TooManyRequests { per_minute: u32, retry_after_s: u64 },
-    /// The service cannot take the request now (503).
+    /// The service cannot take requests now (503).
     #[error("{detail}")]
     Unavailable { detail: String },
-    /// A fault of the service itself (500). Never a client's mistake.
-    #[error("{0}")]
-    Internal(String),
+    /// A refusal of the analysis service (the game, its rules, the limits, an
+    /// analysis not made).
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
 }
 
 fn allow_list(allow: &[Method]) -> String {
@@ -351,17 +279,7 @@ impl ApiError {
                     StatusCode::BAD_REQUEST,
                     detail,
                 );
-                match path {
-                    Some(path) => {
-                        let (field, index) = split_path(path);
-                        let mut p = p.field(field).index(index);
-                        if index.is_none() {
-                            p.field = Some(path.clone());
-                        }
-                        p
-                    }
-                    None => p,
-                }
+                located_json(p, path.as_deref())
             }
             ApiError::MalformedBody { line, column, .. } => {
                 let mut p = Problem::new(
@@ -387,28 +305,6 @@ impl ApiError {
                     None => p,
                 }
             }
-            ApiError::MalformedPosition { column, .. } => Problem::new(
-                types::MALFORMED_POSITION,
-                "Malformed position string",
-                StatusCode::BAD_REQUEST,
-                detail,
-            )
-            .field("position")
-            .column(*column),
-            ApiError::MalformedMove {
-                field,
-                index,
-                column,
-                ..
-            } => Problem::new(
-                types::MALFORMED_MOVE,
-                "Malformed move",
-                StatusCode::BAD_REQUEST,
-                detail,
-            )
-            .field(*field)
-            .index(*index)
-            .column(*column),
             ApiError::BadRequest { field, .. } => Problem::new(
                 types::BAD_REQUEST,
                 "Bad request",
@@ -418,18 +314,6 @@ impl ApiError {
             .field(field.clone()),
             ApiError::NotFound { .. } => {
                 Problem::new(types::NOT_FOUND, "Not found", StatusCode::NOT_FOUND, detail)
-            }
-            ApiError::UnknownVariant { field, .. } => {
-                let p = Problem::new(
-                    types::UNKNOWN_VARIANT,
-                    "Unknown variant",
-                    StatusCode::NOT_FOUND,
-                    detail,
-                );
-                match field {
-                    Some(f) => p.field(*f),
-                    None => p,
-                }
             }
             ApiError::MethodNotAllowed { .. } => Problem::new(
                 types::METHOD_NOT_ALLOWED,
@@ -453,92 +337,6 @@ impl ApiError {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 detail,
             ),
-            ApiError::InvalidPosition { square, .. } => Problem::new(
-                types::INVALID_POSITION,
-                "Position not valid for this variant",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                detail,
-            )
-            .field("position")
-            .square(*square),
-            ApiError::IllegalMove {
-                field,
-                index,
-                square,
-                ..
-            } => Problem::new(
-                types::ILLEGAL_MOVE,
-                "Illegal move",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                detail,
-            )
-            .field(*field)
-            .index(*index)
-            .square(*square),
-            ApiError::GameOver { field, index, .. } => Problem::new(
-                types::GAME_OVER,
-                "The game is over",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                detail,
-            )
-            .field(*field)
-            .index(*index),
-            ApiError::CaptureMismatch { field, index, .. } => Problem::new(
-                types::CAPTURE_MISMATCH,
-                "Declared captures do not match",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                detail,
-            )
-            .field(*field)
-            .index(*index),
-            ApiError::TooManyMoves { limit, .. } => {
-                let mut p = Problem::new(
-                    types::TOO_MANY_MOVES,
-                    "Too many moves",
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    detail,
-                )
-                .field("moves");
-                p.limit = Some(*limit);
-                p
-            }
-            ApiError::InvalidRules {
-                field,
-                key,
-                square,
-                column,
-                ..
-            } => {
-                let mut p = Problem::new(
-                    types::INVALID_RULES,
-                    "Rule set not supported",
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    detail,
-                )
-                .field(field.clone())
-                .square(*square);
-                p.key = key.clone();
-                p.column = *column;
-                p
-            }
-            ApiError::RulesTooLarge { limit, .. } => {
-                let mut p = Problem::new(
-                    types::RULES_TOO_LARGE,
-                    "Rule set too large",
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    detail,
-                )
-                .field("rules");
-                p.limit = Some(*limit);
-                p
-            }
-            ApiError::InvalidField { field, .. } => Problem::new(
-                types::INVALID_FIELD,
-                "Invalid field value",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                detail,
-            )
-            .field(field.clone()),
             ApiError::TooManyRequests { .. } => Problem::new(
                 types::TOO_MANY_REQUESTS,
                 "Too many requests",
@@ -551,14 +349,181 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE,
                 detail,
             ),
-            ApiError::Internal(_) => Problem::new(
-                types::INTERNAL,
-                "Internal error",
-                StatusCode::INTERNAL_SERVER_ERROR,
-                detail,
-            ),
+            ApiError::Analysis(e) => analysis_problem(e),
         }
     }
+}
+
+/// The problem document of a refusal of the analysis service.
+pub fn analysis_problem(e: &AnalysisError) -> Problem {
+    let detail = e.to_string();
+    match e {
+        AnalysisError::MalformedPosition { column, .. } => Problem::new(
+            types::MALFORMED_POSITION,
+            "Malformed position string",
+            StatusCode::BAD_REQUEST,
+            detail,
+        )
+        .field("position")
+        .column(*column),
+        AnalysisError::MalformedMove {
+            field,
+            index,
+            column,
+            ..
+        } => Problem::new(
+            types::MALFORMED_MOVE,
+            "Malformed move",
+            StatusCode::BAD_REQUEST,
+            detail,
+        )
+        .field(*field)
+        .index(*index)
+        .column(*column),
+        AnalysisError::UnknownVariant { field, .. } => {
+            let p = Problem::new(
+                types::UNKNOWN_VARIANT,
+                "Unknown variant",
+                StatusCode::NOT_FOUND,
+                detail,
+            );
+            match field {
+                Some(f) => p.field(*f),
+                None => p,
+            }
+        }
+        AnalysisError::InvalidPosition { square, .. } => Problem::new(
+            types::INVALID_POSITION,
+            "Position not valid for this variant",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            detail,
+        )
+        .field("position")
+        .square(*square),
+        AnalysisError::IllegalMove {
+            field,
+            index,
+            square,
+            ..
+        } => Problem::new(
+            types::ILLEGAL_MOVE,
+            "Illegal move",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            detail,
+        )
+        .field(*field)
+        .index(*index)
+        .square(*square),
+        AnalysisError::GameOver { field, index, .. } => Problem::new(
+            types::GAME_OVER,
+            "The game is over",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            detail,
+        )
+        .field(*field)
+        .index(*index),
+        AnalysisError::CaptureMismatch { field, index, .. } => Problem::new(
+            types::CAPTURE_MISMATCH,
+            "Declared captures do not match",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            detail,
+        )
+        .field(*field)
+        .index(*index),
+        AnalysisError::TooManyMoves { limit, .. } => {
+            let mut p = Problem::new(
+                types::TOO_MANY_MOVES,
+                "Too many moves",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field("moves");
+            p.limit = Some(*limit);
+            p
+        }
+        AnalysisError::InvalidRules {
+            field,
+            key,
+            square,
+            column,
+            ..
+        } => {
+            let mut p = Problem::new(
+                types::INVALID_RULES,
+                "Rule set not supported",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                detail,
+            )
+            .field(field.clone())
+            .square(*square);
+            p.key = key.clone();
+            p.column = *column;
+            p
+        }
+        AnalysisError::RulesTooLarge { limit, .. } => {
+            let mut p = Problem::new(
+                types::RULES_TOO_LARGE,
+                "Rule set too large",
+                StatusCode::PAYLOAD_TOO_LARGE,
+                detail,
+            )
+            .field("rules");
+            p.limit = Some(*limit);
+            p
+        }
+        AnalysisError::InvalidField { field, .. } => Problem::new(
+            types::INVALID_FIELD,
+            "Invalid field value",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            detail,
+        )
+        .field(field.clone()),
+        AnalysisError::Unavailable { .. } => Problem::new(
+            types::UNAVAILABLE,
+            "Service unavailable",
+            StatusCode::SERVICE_UNAVAILABLE,
+            detail,
+        ),
+        AnalysisError::Internal(_) => Problem::new(
+            types::INTERNAL,
+            "Internal error",
+            StatusCode::INTERNAL_SERVER_ERROR,
+            detail,
+        ),
+        AnalysisError::MalformedRules { path, .. } => {
+            let p = Problem::new(
+                types::MALFORMED_JSON,
+                "Malformed JSON body",
+                StatusCode::BAD_REQUEST,
+                detail,
+            );
+            located_json(p, path.as_deref())
+        }
+    }
+}
+
+/// A malformed-JSON problem located at `path`: `moves[3]` is the field `moves` and
+/// the index 3; any other path is the field.
+fn located_json(p: Problem, path: Option<&str>) -> Problem {
+    match path {
+        Some(path) => {
+            let (field, index) = split_path(path);
+            let mut p = p.field(field).index(index);
+            if index.is_none() {
+                p.field = Some(path.to_owned());
+            }
+            p
+        }
+        None => p,
+    }
+}
+
+/// 503 problem+json with `Retry-After`: the search pool refused the work.
+pub fn overloaded(over: Overloaded) -> HttpResponse {
+    let mut res = analysis_problem(&over.error()).into_response();
+    res.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_S));
+    res
 }
 
 /// Splits a JSON path `moves[3]` (or `moves[3].x`) into `("moves", Some(3))`.
@@ -637,7 +602,7 @@ mod tests {
 
     #[test]
     fn every_error_is_a_client_or_service_status() {
-        let e = ApiError::TooManyMoves { count: 5, limit: 4 };
+        let e = ApiError::from(AnalysisError::TooManyMoves { count: 5, limit: 4 });
         let p = e.problem();
         assert_eq!(p.status, 422);
         assert_eq!(p.field.as_deref(), Some("moves"));

@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 use actix_web::{HttpResponse, get, http::header, web};
 
 use super::AppState;
+use crate::analysis::AnalysisService;
 
 /// Upper bounds of the latency histogram's buckets, in seconds.
 pub const LATENCY_BUCKETS: [f64; 14] = [
@@ -73,9 +74,11 @@ impl Gauge {
 }
 
 type GaugeFn = Box<dyn Fn() -> f64 + Send + Sync>;
+type CounterFn = Box<dyn Fn() -> u64 + Send + Sync>;
 
 enum Extra {
     Counter(Arc<Counter>),
+    CounterFn(CounterFn),
     Gauge(Arc<Gauge>),
     GaugeFn(GaugeFn),
 }
@@ -203,6 +206,23 @@ impl Metrics {
         );
     }
 
+    /// Registers a counter kept elsewhere, which `read` gives at each scrape
+    /// (replacing any earlier metric of that name).
+    pub fn counter_fn(
+        &self,
+        name: &str,
+        help: &str,
+        read: impl Fn() -> u64 + Send + Sync + 'static,
+    ) {
+        lock(&self.extra).insert(
+            name.to_owned(),
+            Family {
+                help: help.to_owned(),
+                value: Extra::CounterFn(Box::new(read)),
+            },
+        );
+    }
+
     /// The Prometheus text exposition of every metric.
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(4096);
@@ -271,6 +291,7 @@ impl Metrics {
         for (name, family) in lock(&self.extra).iter() {
             let (kind, value) = match &family.value {
                 Extra::Counter(c) => ("counter", c.get().to_string()),
+                Extra::CounterFn(f) => ("counter", f().to_string()),
                 Extra::Gauge(g) => ("gauge", fmt_f64(g.get())),
                 Extra::GaugeFn(f) => ("gauge", fmt_f64(f())),
             };
@@ -297,6 +318,47 @@ fn escape(label: &str) -> String {
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace('\n', "\\n")
+}
+
+/// Registers the analysis service's figures: the evaluation cache, the search
+/// pool, and the analyses answered and refused.
+pub fn register_analysis(m: &Metrics, service: &Arc<AnalysisService>) {
+    let c = Arc::clone(&service.cache);
+    m.gauge_fn(
+        "branan_analysis_cache_hits",
+        "Analyses answered from the evaluation cache.",
+        move || c.hits() as f64,
+    );
+    let c = Arc::clone(&service.cache);
+    m.gauge_fn(
+        "branan_analysis_cache_misses",
+        "Analyses the evaluation cache could not answer.",
+        move || c.misses() as f64,
+    );
+    let c = Arc::clone(&service.cache);
+    m.gauge_fn(
+        "branan_analysis_cache_entries",
+        "Entries in the evaluation cache.",
+        move || c.entries() as f64,
+    );
+    let p = Arc::clone(&service.pool);
+    m.gauge_fn(
+        "branan_search_pending",
+        "Analysis jobs queued or running on the search pool.",
+        move || p.pending() as f64,
+    );
+    m.gauge("branan_search_threads", "Search threads.")
+        .set(service.pool.threads() as f64);
+    let s = Arc::downgrade(service);
+    m.counter_fn(
+        "branan_search_rejected_total",
+        "Analyses refused with 503 because the search pool was full.",
+        move || s.upgrade().map_or(0, |s| s.rejected()),
+    );
+    let s = Arc::downgrade(service);
+    m.counter_fn("branan_searches_total", "Analyses answered.", move || {
+        s.upgrade().map_or(0, |s| s.searches())
+    });
 }
 
 /// Prometheus metrics

@@ -9,22 +9,20 @@
 //! add one line `.configure(your_module::configure)` to [`routes`]. The spec, the 405
 //! answers (`Allow`) and the metrics follow by themselves. Shared state goes in
 //! [`AppState`] (one field; it is cloned into every worker). Take a game from a
-//! request with [`game::build_game`]; return [`error::ApiError`] for refusals.
+//! request with [`crate::analysis::game::build_game`]; return [`error::ApiError`] for
+//! refusals.
 
 pub mod analyze;
 pub mod body_timeout;
-pub mod cache;
 pub mod compress;
 pub mod config;
 pub mod dto;
 pub mod error;
 pub mod examples;
 pub mod extract;
-pub mod game;
 pub mod head;
 pub mod metrics;
 pub mod openapi;
-pub mod pool;
 pub mod ratelimit;
 pub mod review;
 pub mod routes;
@@ -51,8 +49,8 @@ use utoipa_swagger_ui::SwaggerUi;
 pub use config::ServerConfig;
 pub use error::{ApiError, Problem};
 
+use crate::analysis::{AnalysisService, Limits};
 use error::normalize_errors;
-use game::Limits;
 use metrics::Metrics;
 use openapi::RouteTable;
 
@@ -65,7 +63,7 @@ pub struct AppState {
     /// `/readyz` answers 503 while this is false.
     pub ready: Arc<AtomicBool>,
     /// The search pool, the evaluation cache and the analysis limits.
-    pub analysis: Arc<analyze::AnalysisService>,
+    pub analysis: Arc<AnalysisService>,
     /// Per-client rate limits, when configured (shared by every worker).
     pub rate_limiter: Option<Arc<ratelimit::RateLimiter>>,
     /// Board pictures already drawn.
@@ -75,7 +73,8 @@ pub struct AppState {
 impl AppState {
     pub fn new(config: ServerConfig) -> AppState {
         let metrics = Arc::new(Metrics::new());
-        let analysis = Arc::new(analyze::AnalysisService::new(&config, &metrics));
+        let analysis = Arc::new(AnalysisService::new(&config.service_settings()));
+        metrics::register_analysis(&metrics, &analysis);
         AppState {
             rate_limiter: config.rate_limiter().map(Arc::new),
             config: Arc::new(config),

@@ -8,32 +8,28 @@
 //! meanwhile, each position's analysis through the evaluation cache with the keys
 //! of `POST /v1/analyze`; it stops as soon as the client goes away.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::unbounded_channel;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::analysis::review::{ReviewEvent, Summary};
+use crate::analysis::service::pool_closed;
+use crate::analysis::{
+    AnalysisError, GameParts, ReviewAsk, ReviewPlan, ReviewRun, ReviewSettings, Settings, plan,
+};
 use crate::api::AppState;
 use crate::api::analyze::{ENGINE, EngineDto, LimitsDto, ScoreDto};
-use crate::api::cache::{AnalysisCache, CacheKey, Stored, Want};
-use crate::api::config::ServerConfig;
 use crate::api::dto::{SideDto, StatusDto, game_fields};
-use crate::api::error::{ApiError, Problem};
+use crate::api::error::{ApiError, Problem, analysis_problem, overloaded};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{Limits as GameLimits, build_game, resolve_rules};
-use crate::api::pool::{Step, SubmitError};
 use crate::api::rule_object::{RulesInput, RulesSchema};
-use crate::review::{Class, PlyReview, ReviewError, Reviewer, Searched, SideSummary, same_root};
-use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move};
-use crate::search::{self, LevelRequest, Score, Searcher};
+use crate::review::{Class, PlyReview, SideSummary};
+use crate::search::Score;
 
 /// The NDJSON media type.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -142,7 +138,7 @@ pub struct PlyDto {
 }
 
 impl PlyDto {
-    fn of(p: &PlyReview) -> PlyDto {
+    pub fn of(p: &PlyReview) -> PlyDto {
         PlyDto {
             ply: p.ply,
             side: p.side.into(),
@@ -241,278 +237,42 @@ pub struct ReviewResponse {
     pub plies: Vec<PlyDto>,
 }
 
-/// The review settings of the configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReviewSettings {
-    pub default_time_ms: u64,
-    pub max_plies: usize,
-    /// The whole review's time budget.
-    pub budget_ms: u64,
-}
-
-impl ReviewSettings {
-    pub fn of(config: &ServerConfig) -> ReviewSettings {
-        ReviewSettings {
-            default_time_ms: config.review_time_ms.max(1),
-            max_plies: config.max_review_plies,
-            budget_ms: config.max_review_time_ms.max(1),
+impl ReviewRequest {
+    /// The game's parts.
+    pub fn game(&self) -> GameParts<'_, RulesInput> {
+        GameParts {
+            variant: self.variant.as_deref(),
+            rules: self.rules.as_ref(),
+            position: self.position.as_deref(),
+            moves: &self.moves,
         }
     }
-}
 
-/// A checked review: the game, and how to analyse each position.
-#[derive(Clone, Debug)]
-pub struct ReviewPlan {
-    pub variant: AnyVariant,
-    pub start: AnyPosition,
-    pub moves: Vec<Move>,
-    pub limits: search::Limits,
-    pub want: Want,
-    pub level: u8,
-}
-
-fn invalid(field: &str, detail: String) -> ApiError {
-    ApiError::InvalidField {
-        field: field.to_owned(),
-        detail,
-    }
-}
-
-/// A move's refusal with its ply: `ply 3, moves[2] (d7-d6): ...`.
-fn name_the_ply(e: ApiError) -> ApiError {
-    let ply = |index: Option<usize>, detail: String| match index {
-        Some(i) => format!("ply {}, {detail}", i + 1),
-        None => detail,
-    };
-    match e {
-        ApiError::IllegalMove {
-            detail,
-            field,
-            index,
-            square,
-        } => ApiError::IllegalMove {
-            detail: ply(index, detail),
-            field,
-            index,
-            square,
-        },
-        ApiError::MalformedMove {
-            detail,
-            field,
-            index,
-            column,
-        } => ApiError::MalformedMove {
-            detail: ply(index, detail),
-            field,
-            index,
-            column,
-        },
-        ApiError::GameOver {
-            detail,
-            field,
-            index,
-            outcome,
-        } => ApiError::GameOver {
-            detail: ply(index, detail),
-            field,
-            index,
-            outcome,
-        },
-        ApiError::CaptureMismatch {
-            detail,
-            field,
-            index,
-        } => ApiError::CaptureMismatch {
-            detail: ply(index, detail),
-            field,
-            index,
-        },
-        other => other,
-    }
-}
-
-/// Checks a request: the game (as `POST /v1/analyze` does, each bad move named
-/// with its ply), then the limits and the cost.
-pub fn plan(
-    req: &ReviewRequest,
-    analysis: &crate::api::analyze::Settings,
-    settings: &ReviewSettings,
-) -> Result<ReviewPlan, ApiError> {
-    let built = build_game(
-        resolve_rules(req.variant.as_deref(), req.rules.as_ref())?,
-        req.position.as_deref(),
-        &req.moves,
-        &GameLimits {
-            max_moves: analysis.max_moves,
-        },
-    )
-    .map_err(name_the_ply)?;
-    if req.moves.len() > settings.max_plies {
-        return Err(invalid(
-            "moves",
-            format!(
-                "`moves` has {} plies; a review takes at most {}",
-                req.moves.len(),
-                settings.max_plies
-            ),
-        ));
-    }
-    for (field, value) in [
-        ("time_ms", req.time_ms),
-        ("depth", req.depth.map(u64::from)),
-    ] {
-        if value == Some(0) {
-            return Err(invalid(field, format!("`{field}` must be at least 1")));
+    /// The work per position asked.
+    pub fn ask(&self) -> ReviewAsk {
+        ReviewAsk {
+            time_ms: self.time_ms,
+            depth: self.depth,
+            level: self.level,
         }
     }
-    let max_level = search::level::MAX_LEVEL;
-    let level = match req.level {
-        None => max_level,
-        Some(l) if (1..=i64::from(max_level)).contains(&l) => l as u8,
-        Some(l) => {
-            return Err(invalid(
-                "level",
-                format!("`level` must be between 1 and {max_level} (got {l})"),
-            ));
-        }
-    };
-    if let Some(t) = req.time_ms
-        && t > analysis.max_time_ms
-    {
-        return Err(invalid(
-            "time_ms",
-            format!(
-                "`time_ms` is {t}; a review searches each position at most {} ms",
-                analysis.max_time_ms
-            ),
-        ));
-    }
-    let positions = req.moves.len() as u64 + 1;
-    let depth = req.depth.map(|d| d.min(analysis.max_depth));
-    let asked = req.time_ms;
-    let time_ms = match (asked, depth) {
-        (Some(t), _) => {
-            if t.saturating_mul(positions) > settings.budget_ms {
-                return Err(invalid(
-                    "time_ms",
-                    format!(
-                        "{positions} positions at {t} ms is over the review budget of {} ms; \
-                         ask at most {} ms a position",
-                        settings.budget_ms,
-                        settings.budget_ms / positions
-                    ),
-                ));
-            }
-            t
-        }
-        (None, None) => (settings.budget_ms / positions)
-            .min(settings.default_time_ms)
-            .max(1),
-        // A depth alone is bounded by the budget shared out over the positions.
-        (None, Some(_)) => (settings.budget_ms / positions)
-            .min(analysis.max_time_ms)
-            .max(1),
-    };
-    // The cache keys of `POST /v1/analyze`: a depth alone is deterministic.
-    let want = Want {
-        time_ms: if depth.is_some() && asked.is_none() {
-            None
-        } else {
-            Some(time_ms)
-        },
-        depth,
-        nodes: None,
-    };
-    let moves = built.game.moves().to_vec();
-    Ok(ReviewPlan {
-        variant: built.variant,
-        start: built.start,
-        moves,
-        limits: search::Limits {
-            time_ms: Some(time_ms),
-            depth,
-            nodes: None,
-        },
-        want,
-        level,
-    })
-}
 
-/// What the review's steps tell the handler.
-enum Event {
-    Ply(PlyDto),
-    Done(SummaryDto),
-    Failed(Problem),
-}
-
-/// Raises the stop flag when dropped (the client went away).
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+    /// Checks the request: the game, each bad move named with its ply, then the
+    /// limits and the cost.
+    pub fn plan(
+        &self,
+        analysis: &Settings,
+        settings: &ReviewSettings,
+    ) -> Result<ReviewPlan, AnalysisError> {
+        plan(&self.game(), &self.ask(), analysis, settings)
     }
 }
 
-/// A checked review being run, one position at a time: each [`ReviewRun::advance`]
-/// is one search (or one cache answer), so the review can hand its search thread
-/// back between any two positions.
-#[derive(Debug)]
-pub struct ReviewRun {
-    plan: ReviewPlan,
-    reviewer: Reviewer,
-    started: Instant,
-    positions: usize,
-    cached: usize,
-}
-
-impl ReviewRun {
-    pub fn new(plan: ReviewPlan) -> Result<ReviewRun, ReviewError> {
-        let reviewer = Reviewer::new(plan.start, &plan.moves)?;
-        Ok(ReviewRun {
-            reviewer,
-            plan,
-            started: Instant::now(),
-            positions: 0,
-            cached: 0,
-        })
-    }
-
-    /// Every position has been analysed: [`ReviewRun::summary`] is the answer.
-    pub fn is_done(&self) -> bool {
-        self.reviewer.next_position().is_none()
-    }
-
-    /// Analyses the next position with `searcher`, through `cache` when there is
-    /// one; answers the ply it completes (none for the first position).
-    /// `Err(Stopped)` when `stop` was raised.
-    pub fn advance(
-        &mut self,
-        searcher: &mut Searcher,
-        cache: Option<&AnalysisCache>,
-        stop: &AtomicBool,
-    ) -> Result<Option<PlyDto>, ReviewError> {
-        let plan = &self.plan;
-        let Some(game) = self.reviewer.next_position() else {
-            return Ok(None);
-        };
-        let played = self.reviewer.next_move();
-        // The position after the last move has the key of `POST /v1/analyze`
-        // (its search is the same); the others have their own, with the move
-        // played.
-        let key = CacheKey::of(game, 1, &plan.want)
-            .with_level(plan.level, 0)
-            .with_played(played);
-        let (searched, hit) = analyse(plan, game.clone(), played, key, searcher, cache, stop)?;
-        self.positions += 1;
-        self.cached += usize::from(hit);
-        Ok(self.reviewer.feed(searched)?.map(PlyDto::of))
-    }
-
-    /// The review's totals (after the last position: those of the whole game).
-    pub fn summary(self) -> SummaryDto {
-        let plan = self.plan;
-        let r = self.reviewer.finish();
+impl SummaryDto {
+    /// The totals of a finished review.
+    pub fn of(s: &Summary) -> SummaryDto {
+        let plan = &s.plan;
+        let r = &s.review;
         let (position, to_move, status) = game_fields(&r.game);
         SummaryDto {
             variant: plan.variant.id().to_owned(),
@@ -526,138 +286,19 @@ impl ReviewRun {
             attackers: SideDtoSummary::of(&r.attackers),
             defenders: SideDtoSummary::of(&r.defenders),
             limits: plan.limits.into(),
-            positions: self.positions,
-            cached: self.cached,
-            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            positions: s.positions,
+            cached: s.cached,
+            elapsed_ms: s.elapsed.as_millis() as u64,
             engine: ENGINE,
         }
     }
 }
 
-/// Searches one position of a review, with `played` (the move made there) scored
-/// in the same search, through `cache` when there is one: the search, and whether
-/// the cache answered it.
-fn analyse(
-    plan: &ReviewPlan,
-    game: AnyGame,
-    played: Option<Move>,
-    key: CacheKey,
-    searcher: &mut Searcher,
-    cache: Option<&AnalysisCache>,
-    stop: &AtomicBool,
-) -> Result<(Searched, bool), ReviewError> {
-    if stop.load(Ordering::Relaxed) {
-        return Err(ReviewError::Stopped);
-    }
-    let mut compute = || search_position(plan, &game, played, searcher, stop);
-    let (stored, hit) = match cache {
-        Some(cache) => {
-            let (stored, hit) = cache
-                .get_or_compute(key, plan.want, compute)
-                .ok_or(ReviewError::Stopped)?;
-            (Stored::clone(&stored), hit)
-        }
-        None => (compute().ok_or(ReviewError::Stopped)?, false),
-    };
-    Ok((
-        Searched {
-            analysis: stored.analysis,
-            compared: stored.compared,
-        },
-        hit,
-    ))
-}
-
-/// Searches a position of a checked review, with `played` scored in the same
-/// search; stored as `POST /v1/analyze` stores an analysis at the review's level
-/// (`None` when `stop` was raised).
-fn search_position(
-    plan: &ReviewPlan,
-    game: &AnyGame,
-    played: Option<Move>,
-    searcher: &mut Searcher,
-    stop: &AtomicBool,
-) -> Option<Stored> {
-    let request = LevelRequest {
-        limits: plan.limits,
-        multipv: 1,
-        level: plan.level,
-        seed: 0,
-    };
-    let Searched { analysis, compared } =
-        same_root::search_at_level(searcher, game, played, &request, stop);
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    Some(Stored {
-        analysis,
-        want: plan.want,
-        limits: plan.limits,
-        compared,
-    })
-}
-
-/// Runs a checked review with `searcher` on this thread, each position through
-/// `cache` when there is one; `on_ply` sees each ply as it is judged.
-/// `Err(Stopped)` when `stop` was raised.
-pub fn execute(
-    plan: &ReviewPlan,
-    searcher: &mut Searcher,
-    cache: Option<&AnalysisCache>,
-    stop: &AtomicBool,
-    mut on_ply: impl FnMut(&PlyDto),
-) -> Result<SummaryDto, ReviewError> {
-    let mut run = ReviewRun::new(plan.clone())?;
-    while !run.is_done() {
-        if let Some(p) = run.advance(searcher, cache, stop)? {
-            on_ply(&p);
-        }
-    }
-    Ok(run.summary())
-}
-
-/// A review on the search pool: one step per position, each handing its thread
-/// back by returning the next, which queues behind whatever arrived meanwhile (a
-/// single analysis waits for one position of a long review, not for all of it),
-/// keeping the review's place so it is never refused halfway.
-struct ReviewSteps {
-    run: ReviewRun,
-    cache: Arc<AnalysisCache>,
-    tx: UnboundedSender<Event>,
-    stop: Arc<AtomicBool>,
-}
-
-impl ReviewSteps {
-    fn step(self) -> Step {
-        Step::new(move |searcher| self.work(searcher))
-    }
-
-    /// Analyses one position and sends the ply it completes; after the last, the
-    /// summary. Answers the step that goes on, or `None` when the review is over
-    /// (done, failed, or its client gone).
-    fn work(mut self, searcher: &mut Searcher) -> Option<Step> {
-        let sent = match self.run.advance(searcher, Some(&self.cache), &self.stop) {
-            Ok(Some(ply)) => self.tx.send(Event::Ply(ply)).is_ok(),
-            Ok(None) => true,
-            Err(ReviewError::Stopped) => return None,
-            // The moves were checked by `plan`: this is not the client's mistake.
-            Err(e @ ReviewError::Illegal { .. }) => {
-                let problem =
-                    ApiError::Internal(format!("the review refused a checked game: {e}")).problem();
-                let _ = self.tx.send(Event::Failed(problem));
-                return None;
-            }
-        };
-        if !sent {
-            // Nobody reads the answer any more.
-            return None;
-        }
-        if self.run.is_done() {
-            let _ = self.tx.send(Event::Done(self.run.summary()));
-            return None;
-        }
-        Some(self.step())
-    }
+/// What the review's steps tell the handler.
+enum Event {
+    Ply(PlyDto),
+    Done(SummaryDto),
+    Failed(Problem),
 }
 
 fn wants_ndjson(req: &HttpRequest) -> bool {
@@ -675,11 +316,8 @@ fn line(value: &impl Serialize) -> Bytes {
 }
 
 /// The closing line of a stream whose job ended without its summary.
-fn pool_closed() -> Problem {
-    ApiError::Unavailable {
-        detail: SubmitError::Closed.to_string(),
-    }
-    .problem()
+fn closed() -> Problem {
+    analysis_problem(&pool_closed())
 }
 
 const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7\",\"before\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"after\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"best_move\":\"d2-f2\",\"best\":{\"score\":{\"cp\":28},\"win_chance\":0.523},\"played\":{\"score\":{\"cp\":-30},\"win_chance\":0.475},\"class\":\"good\",\"accuracy\":82.5,\"legal_moves\":40,\"depth\":3}\n{\"summary\":{\"variant\":\"brandubh\",\"...\":\"...\"}}\n";
@@ -760,22 +398,22 @@ pub async fn post_review(
     body: ApiJson<ReviewRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let service = &state.analysis;
-    let settings = ReviewSettings::of(&state.config);
-    let plan = plan(&body.0, &service.settings, &settings)?;
+    let plan = body.0.plan(&service.settings, &service.review)?;
     let (tx, mut rx) = unbounded_channel();
-    let stop = Arc::new(AtomicBool::new(false));
     let run = ReviewRun::new(plan)
-        .map_err(|e| ApiError::Internal(format!("the review refused a checked game: {e}")))?;
-    let steps = ReviewSteps {
-        run,
-        cache: Arc::clone(&service.cache),
-        tx,
-        stop: Arc::clone(&stop),
+        .map_err(|e| AnalysisError::Internal(format!("the review refused a checked game: {e}")))?;
+    let started = service.start_review(run, move |event| {
+        let event = match event {
+            ReviewEvent::Ply(p) => Event::Ply(PlyDto::of(&p)),
+            ReviewEvent::Done(s) => Event::Done(SummaryDto::of(&s)),
+            ReviewEvent::Failed(e) => Event::Failed(analysis_problem(&e)),
+        };
+        tx.send(event).is_ok()
+    });
+    let guard = match started {
+        Ok(guard) => guard,
+        Err(over) => return Ok(overloaded(over)),
     };
-    if let Err(over) = service.submit_step(steps.step()) {
-        return Ok(over.response());
-    }
-    let guard = StopOnDrop(stop);
     if wants_ndjson(&req) {
         let stream =
             futures_util::stream::unfold((rx, guard, false), |(mut rx, guard, ended)| async move {
@@ -786,7 +424,7 @@ pub async fn post_review(
                     Some(Event::Ply(p)) => (line(&p), false),
                     Some(Event::Done(s)) => (line(&serde_json::json!({ "summary": s })), true),
                     Some(Event::Failed(p)) => (line(&p), true),
-                    None => (line(&pool_closed()), true),
+                    None => (line(&closed()), true),
                 };
                 Some((Ok::<_, actix_web::Error>(bytes), (rx, guard, ended)))
             });
@@ -802,7 +440,7 @@ pub async fn post_review(
             Some(Event::Ply(p)) => plies.push(p),
             Some(Event::Done(summary)) => break Ok(ReviewResponse { summary, plies }),
             Some(Event::Failed(p)) => break Err(p),
-            None => break Err(pool_closed()),
+            None => break Err(closed()),
         }
     };
     drop(guard);

@@ -6,15 +6,13 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::rules::{AnyVariant, RuleSet, RuleSetError, opentafl};
+use crate::analysis::rule_set::{self, MAX_RULES_BYTES, too_large};
+use crate::analysis::{AnalysisError, OwnRules};
+use crate::rules::AnyVariant;
 
 use super::dto::VariantDto;
 use super::error::ApiError;
 use super::extract::from_json_value;
-
-/// The largest rule set accepted, in bytes (the string, or the object written as
-/// compact JSON): the largest preset's object is about 1.5 KiB.
-pub const MAX_RULES_BYTES: usize = 4096;
 
 /// The `rules` of a request, as sent.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,7 +68,7 @@ impl RulesInput {
     /// JSON), else an OpenTafl rules string.
     pub fn from_query(text: &str) -> Result<RulesInput, ApiError> {
         if text.len() > MAX_RULES_BYTES {
-            return Err(too_large(text.len()));
+            return Err(too_large(text.len()).into());
         }
         if !text.trim_start().starts_with('{') {
             return Ok(RulesInput::Text(text.to_owned()));
@@ -91,46 +89,24 @@ impl RulesInput {
             RulesInput::Object(o) => serde_json::to_string(o).map_or(usize::MAX, |t| t.len()),
         }
     }
+}
 
+impl OwnRules for RulesInput {
     /// The variant these rules describe, in the word of its board: a preset's own
     /// when they equal its rules.
-    pub fn variant(&self) -> Result<AnyVariant, ApiError> {
+    fn variant(&self) -> Result<AnyVariant, AnalysisError> {
         let size = self.size();
         if size > MAX_RULES_BYTES {
             return Err(too_large(size));
         }
         match self {
-            RulesInput::Text(text) => {
-                let rules = opentafl::parse(text).map_err(|e| {
-                    let key = (!e.key().is_empty()).then(|| e.key().to_owned());
-                    ApiError::InvalidRules {
-                        detail: match &key {
-                            Some(k) => format!("rules: OpenTafl key `{k}`: {}", e.message),
-                            None => format!("rules: {}", e.message),
-                        },
-                        field: "rules".to_owned(),
-                        key,
-                        square: None,
-                        column: None,
-                    }
-                })?;
-                build(&rules, true)
-            }
+            RulesInput::Text(text) => rule_set::read_opentafl(text),
             RulesInput::Object(object) => {
                 let dto: VariantDto =
                     from_json_value(Value::Object(object.clone())).map_err(in_rules)?;
-                let variant = build(&dto.rule_set(), false)?;
-                check_derived(&dto, variant)?;
-                Ok(variant)
+                rule_set::read_stated(&dto.rule_set(), &dto.derived())
             }
         }
-    }
-}
-
-fn too_large(size: usize) -> ApiError {
-    ApiError::RulesTooLarge {
-        size,
-        limit: MAX_RULES_BYTES,
     }
 }
 
@@ -142,132 +118,21 @@ fn malformed_query(detail: String) -> ApiError {
 }
 
 /// A fault of the rule object's JSON, located under `rules`.
-fn in_rules(e: ApiError) -> ApiError {
+fn in_rules(e: ApiError) -> AnalysisError {
     match e {
         ApiError::MalformedJson { detail, path } => {
             let path = match path {
                 Some(p) => format!("rules.{p}"),
                 None => "rules".to_owned(),
             };
-            ApiError::MalformedJson {
+            AnalysisError::MalformedRules {
                 detail: format!("rules: {detail}"),
                 path: Some(path),
             }
         }
-        other => other,
-    }
-}
-
-/// The OpenTafl key of a rule object's field, to locate a fault of a rules string.
-fn opentafl_key(field: &str) -> Option<&'static str> {
-    Some(match field.split('.').next()? {
-        "board_size" => "dim",
-        "start_position" => "start",
-        "escape" => "esc",
-        "king_capture" => "ks",
-        "king_armed" | "king_armed_as" => "ka",
-        "repetition" => "tfr",
-        "shieldwall" | "shieldwall_corners" => "sw",
-        "shieldwall_flanking" => "swf",
-        "edge_forts" => "efe",
-        "linnaean_capture" => "linc",
-        "speed_limits" => "spd",
-        "throne_passable" => "cenp",
-        "throne_stoppable" => "cens",
-        "corners_stoppable" => "cors",
-        "attacker_forts" => "afor",
-        "defender_forts" => "dfor",
-        _ => return None,
-    })
-}
-
-/// Validates a rule set, located as a rule object's field or a rules string's key.
-fn build(rules: &RuleSet, from_text: bool) -> Result<AnyVariant, ApiError> {
-    rules.build().map_err(|e| located(e, from_text))
-}
-
-/// A rule set's fault, located as a rule object's field or a rules string's key.
-fn located(e: RuleSetError, from_text: bool) -> ApiError {
-    {
-        // The error's text starts with the field it names (`board_size: ...`).
-        let field = e.field();
-        let (field, key, detail) = if from_text {
-            let key = opentafl_key(field);
-            let detail = match key {
-                Some(k) => format!("rules: OpenTafl key `{k}`: {e}"),
-                None => format!("rules: {e}"),
-            };
-            ("rules".to_owned(), key.map(str::to_owned), detail)
-        } else if field.is_empty() {
-            ("rules".to_owned(), None, format!("rules: {e}"))
-        } else {
-            (format!("rules.{field}"), None, format!("rules.{e}"))
-        };
-        ApiError::InvalidRules {
-            field,
-            key,
-            square: e.square(),
-            column: e.column(),
-            detail,
-        }
-    }
-}
-
-/// Refuses a derived field that differs from what branan derives.
-fn check_derived(sent: &VariantDto, variant: AnyVariant) -> Result<(), ApiError> {
-    let derived = VariantDto::from(variant);
-    let text = |field: &str, got: &Option<String>, want: &Option<String>| match got {
-        Some(g) if Some(g) != want.as_ref() => Err(mismatch(field, g, want.as_deref())),
-        _ => Ok(()),
-    };
-    text("id", &sent.id, &derived.id)?;
-    text("description", &sent.description, &derived.description)?;
-    text("source", &sent.source, &derived.source)?;
-    text("rules_id", &sent.rules_id, &derived.rules_id)?;
-    text("opentafl", &sent.opentafl, &derived.opentafl)?;
-    text("throne", &sent.throne, &derived.throne)?;
-    for (field, got, want) in [
-        (
-            "escape_squares",
-            &sent.escape_squares,
-            &derived.escape_squares,
-        ),
-        (
-            "restricted_squares",
-            &sent.restricted_squares,
-            &derived.restricted_squares,
-        ),
-        (
-            "hostile_squares",
-            &sent.hostile_squares,
-            &derived.hostile_squares,
-        ),
-    ] {
-        if let Some(got) = got {
-            let sorted = |v: &[String]| {
-                let mut v = v.to_vec();
-                v.sort();
-                v
-            };
-            let want = want.as_deref().unwrap_or_default();
-            if sorted(got) != sorted(want) {
-                return Err(mismatch(field, &got.join(", "), Some(&want.join(", "))));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn mismatch(field: &str, got: &str, want: Option<&str>) -> ApiError {
-    let want = want.map_or("nothing".to_owned(), |w| format!("{w:?}"));
-    ApiError::InvalidRules {
-        field: format!("rules.{field}"),
-        key: None,
-        square: None,
-        column: None,
-        detail: format!(
-            "rules.{field}: {got:?} is not what these rules give ({want}); this field is \
-             derived from the others and may be left out"
-        ),
+        other => AnalysisError::MalformedRules {
+            detail: format!("rules: {other}"),
+            path: Some("rules".to_owned()),
+        },
     }
 }

@@ -7,24 +7,21 @@
 //! `POST /v1/analyze` (503 with `Retry-After` when it is full). The search stops as
 //! soon as the stream is dropped: the client went away, or the connection broke.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Serialize;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::api::analyze::{
-    AnalyzeRequest, LineDto, Prepared, ScoreDto, prepare, respond, win_chance,
-};
-use crate::api::error::{ApiError, Problem};
+use crate::analysis::StopOnDrop;
+use crate::analysis::service::pool_closed;
+use crate::api::analyze::{AnalyzeRequest, AnalyzeResponse, LineDto, ScoreDto, win_chance};
+use crate::api::error::{ApiError, Problem, analysis_problem, overloaded};
 use crate::api::extract::ApiJson;
-use crate::api::pool::SubmitError;
 use crate::api::rule_object::RulesInput;
 use crate::api::{AppState, examples};
 use crate::rules::{AnyGame, Move};
@@ -214,61 +211,11 @@ fn event(name: &str, id: Option<&str>, data: &impl Serialize) -> Bytes {
     Bytes::from(format!("event: {name}\n{id}data: {json}\n\n"))
 }
 
-/// Raises the search's stop flag when the stream is dropped.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 /// What the stream still has to send.
 struct Pending {
     rx: UnboundedReceiver<Bytes>,
     ended: bool,
     _stop: StopOnDrop,
-}
-
-/// The search job: an `info` event per iteration, then the `bestmove` event.
-fn search_job(
-    p: Prepared,
-    tx: UnboundedSender<Bytes>,
-    stop: Arc<AtomicBool>,
-    searches: impl Fn() + Send + 'static,
-) -> crate::api::pool::Job {
-    Box::new(move |searcher| {
-        let mut listener = |it: &Iteration<'_>| {
-            if tx
-                .send(event(
-                    "info",
-                    None,
-                    &InfoEvent::of(it, p.multipv, &p.built.game),
-                ))
-                .is_err()
-            {
-                // Nobody reads the stream any more.
-                stop.store(true, Ordering::Relaxed);
-            }
-        };
-        // A level below full searches its own way and picks among the lines it
-        // found, exactly as `POST /v1/analyze` does.
-        let analysis = searcher.analyze_at_level(
-            &p.built.game,
-            &p.level_request(),
-            &stop,
-            Some(&mut listener),
-        );
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        searches();
-        let _ = tx.send(event(
-            "bestmove",
-            Some(END_ID),
-            &respond(&p, &analysis, false),
-        ));
-    })
 }
 
 /// Starts the stream of a checked request, or refuses it (503 when the pool is full).
@@ -286,20 +233,28 @@ fn start(
         return Ok(HttpResponse::NoContent().finish());
     }
     let service = &state.analysis;
-    let prepared = prepare(&body, &service.settings)?;
+    let prepared = body.prepare(&service.settings)?;
     let (tx, rx) = unbounded_channel();
-    let stop = Arc::new(AtomicBool::new(false));
-    let counter = Arc::clone(service);
-    let job = search_job(prepared, tx, Arc::clone(&stop), move || {
-        counter.count_answer()
-    });
-    if let Err(over) = service.submit(job) {
-        return Ok(over.response());
-    }
+    let done = tx.clone();
+    let started = service.start_stream(
+        prepared,
+        move |p, it| {
+            let info = InfoEvent::of(it, p.multipv, &p.built.game);
+            tx.send(event("info", None, &info)).is_ok()
+        },
+        move |answer| {
+            let answer = AnalyzeResponse::of(&answer);
+            let _ = done.send(event("bestmove", Some(END_ID), &answer));
+        },
+    );
+    let stop = match started {
+        Ok(stop) => stop,
+        Err(over) => return Ok(overloaded(over)),
+    };
     let pending = Pending {
         rx,
         ended: false,
-        _stop: StopOnDrop(stop),
+        _stop: stop,
     };
     let stream = futures_util::stream::unfold(pending, |mut s| async move {
         if s.ended {
@@ -313,11 +268,7 @@ fn start(
             Ok(None) => {
                 // The job ended without an answer: the pool stopped (shutdown).
                 s.ended = true;
-                let problem = ApiError::Unavailable {
-                    detail: SubmitError::Closed.to_string(),
-                }
-                .problem();
-                event("problem", None, &problem)
+                event("problem", None, &analysis_problem(&pool_closed()))
             }
             Err(_) => Bytes::from_static(b": keep-alive\n\n"),
         };

@@ -20,9 +20,11 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::analysis::pool::TT_MB_PER_THREAD;
+use crate::analysis::{Answer, Settings, run};
 use crate::api::ServerConfig;
-use crate::api::analyze::{AnalyzeRequest, BatchItem, Settings, prepare, respond, run};
-use crate::api::error::Problem;
+use crate::api::analyze::{AnalyzeRequest, AnalyzeResponse, BatchItem};
+use crate::api::error::{Problem, analysis_problem};
 use crate::api::extract::from_json_bytes;
 use crate::search::Searcher;
 
@@ -98,13 +100,14 @@ fn answer(
         Ok(r) => r,
         Err(e) => return Some(BatchItem::Problem(on_line(job.line, e.problem()))),
     };
-    let prepared = match prepare(&req, settings) {
+    let prepared = match req.prepare(settings) {
         Ok(p) => p,
-        Err(e) => return Some(BatchItem::Problem(on_line(job.line, e.problem()))),
+        Err(e) => return Some(BatchItem::Problem(on_line(job.line, analysis_problem(&e)))),
     };
     // `None`: interrupted; the answer is not written.
     let stored = run(&prepared, searcher, stop)?;
-    Some(BatchItem::Ok(respond(&prepared, &stored.analysis, false)))
+    let answer = Answer::fresh(prepared, stored.analysis);
+    Some(BatchItem::Ok(AnalyzeResponse::of(&answer)))
 }
 
 /// Reads stdin: the non-blank lines go to the workers, the count to `events`.
@@ -148,7 +151,7 @@ fn work(
     settings: &Settings,
     stop: &AtomicBool,
 ) {
-    let mut searcher = Searcher::new(crate::api::pool::TT_MB_PER_THREAD);
+    let mut searcher = Searcher::new(TT_MB_PER_THREAD);
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
@@ -299,7 +302,7 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         max_time_ms: args.max_time_ms,
         ..ServerConfig::default()
     };
-    let settings = Settings::of(&config);
+    let settings: Settings = config.analysis_settings();
     let threads = args
         .threads
         .filter(|&n| n > 0)

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::analysis::OwnRules;
 use crate::api::rule_object::RulesInput;
 use crate::rules::AnyVariant;
 
@@ -34,10 +35,9 @@ pub struct PerftArgs {
 fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
     if let Some(text) = &args.rules {
         // The same reading as the API's query form: JSON when it starts with `{`.
-        return RulesInput::from_query(text)
-            .and_then(|rules| rules.variant())
-            // The detail names the field or key at fault (`rules.board_size`).
-            .map_err(|e| e.problem().detail);
+        let rules = RulesInput::from_query(text).map_err(|e| e.problem().detail)?;
+        // The message names the field or key at fault (`rules.board_size`).
+        return rules.variant().map_err(|e| e.to_string());
     }
     let id = args.variant.as_deref().unwrap_or("brandubh");
     AnyVariant::by_id(id).ok_or_else(|| {

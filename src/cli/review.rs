@@ -8,10 +8,12 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
+use crate::analysis::{ReviewSettings, Settings, execute};
 use crate::api::ServerConfig;
-use crate::api::analyze::{ScoreDto, Settings};
-use crate::api::review::{EvalDto, PlyDto, ReviewRequest, ReviewSettings, execute, plan};
+use crate::api::analyze::ScoreDto;
+use crate::api::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
 use crate::api::rule_object::RulesInput;
+use crate::review::PlyReview;
 use crate::search::Searcher;
 
 #[derive(Args, Debug)]
@@ -112,13 +114,13 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     let settings = ReviewSettings {
         max_plies: usize::MAX,
         budget_ms: u64::MAX,
-        ..ReviewSettings::of(&config)
+        ..config.review_settings()
     };
     let analysis = Settings {
         max_moves: usize::MAX,
-        ..Settings::of(&config)
+        ..config.analysis_settings()
     };
-    let plan = match plan(&req, &analysis, &settings) {
+    let plan = match req.plan(&analysis, &settings) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("branan review: {e}");
@@ -128,7 +130,8 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let json = args.json;
     let mut searcher = Searcher::default();
-    let on_ply = |p: &PlyDto| {
+    let on_ply = |p: &PlyReview| {
+        let p = &PlyDto::of(p);
         let line = if json {
             serde_json::to_string(p).unwrap_or_default()
         } else {
@@ -138,7 +141,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         let _ = out.flush();
     };
     let summary = match execute(&plan, &mut searcher, None, &AtomicBool::new(false), on_ply) {
-        Ok(s) => s,
+        Ok(s) => SummaryDto::of(&s),
         Err(e) => {
             eprintln!("branan review: {e}");
             return ExitCode::FAILURE;

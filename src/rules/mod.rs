@@ -159,7 +159,7 @@ pub(crate) use word::{any_word_enum, with_word};
 /// refused, naming the key, never ignored.
 pub mod opentafl {
     pub use super::opentafl_read::{KEYS, MAX_LEN, RulesStringError, parse};
-    pub use super::opentafl_write::to_string;
+    pub use super::opentafl_write::{nearest, to_string};
 }
 pub use geometry::Geometry;
 pub use outcome::{Outcome, Reason};

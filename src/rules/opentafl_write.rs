@@ -4,7 +4,7 @@
 use super::movement_rules::{Fortress, SpeedLimits};
 use super::rule_set::RuleSet;
 use super::rule_terms::{
-    Escape, Hostility, KingArms, KingCapture, NoMovesOutcome, RepetitionOutcome,
+    Escape, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome,
 };
 use super::setup::Setup;
 use super::square::Side;
@@ -203,6 +203,39 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         s.push('/');
     }
     Some(s)
+}
+
+/// The OpenTafl rules string nearest a rule set: its own where OpenTafl can
+/// express it ([`to_string`]), else that of the rule set with each term OpenTafl
+/// has no key for replaced by OpenTafl's own rule (no no-capture limit, the third
+/// occurrence of a position drawing, a side without a move losing, no win by
+/// eliminating the attackers, the king strong beside the throne as on it, no edge
+/// fort where the king escapes to the edge). `None` where even that is not
+/// expressible (a start whose counter is not zero, a square a piece may stop on
+/// but not pass).
+pub fn nearest(rules: &RuleSet) -> Option<String> {
+    if let Some(s) = to_string(rules) {
+        return Some(s);
+    }
+    let mut r = rules.clone();
+    r.no_capture_limit = None;
+    if r.repetition.outcome == RepetitionOutcome::DefendersLose
+        || (r.repetition.occurrence != 3 && r.repetition.outcome != RepetitionOutcome::Ignored)
+    {
+        r.repetition = Repetition {
+            occurrence: 3,
+            outcome: RepetitionOutcome::Draw,
+        };
+    }
+    r.no_legal_moves = NoMovesOutcome::Loses;
+    r.attackers_eliminated_wins = false;
+    if r.king_capture == KingCapture::ThroneFour {
+        r.king_capture = KingCapture::ThroneFourBesideThree;
+    }
+    if r.escape == Escape::Edges {
+        r.features.edge_forts = false;
+    }
+    to_string(&r)
 }
 
 #[cfg(test)]

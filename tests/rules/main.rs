@@ -14,6 +14,7 @@ mod each_rule;
 mod fuzz_regressions;
 mod perft;
 mod properties;
+mod records;
 mod rules_doc;
 mod ruleset;
 mod vectors;

@@ -16,7 +16,7 @@
 //! - the JavaScript examples of the README and `docs/` run in the page;
 //! - no console error.
 //!
-//! Screenshots of play and analysis at both sizes go to `target/web-screenshots/`.
+//! Screenshots of play and analysis at both sizes go to `docs/screens/`.
 //!
 //! Needs `chromium` and `chromedriver` (`scripts/install-browser.sh`). Without them
 //! the test fails under CI (`CI=true`) and prints a notice elsewhere.
@@ -166,6 +166,15 @@ impl Browser {
     fn click(&self, css: &str) {
         let id = self.find(css);
         self.post(&format!("/element/{id}/click"), json!({}));
+    }
+
+    /// Focuses the element as the keyboard does and presses Enter on it.
+    fn press_enter(&self, css: &str) {
+        let id = self.find(css);
+        self.post(
+            &format!("/element/{id}/value"),
+            json!({ "text": "\u{E007}" }),
+        );
     }
 
     /// Waits until `script` (a JS expression) is truthy, and returns its value.
@@ -398,6 +407,86 @@ fn evaluation_agrees(b: &Browser) -> Value {
     shown
 }
 
+/// The page's dictionaries, as the server serves them in `i18n.js`: language to
+/// key to text.
+fn dictionaries(b: &Browser) -> Value {
+    b.js("window.__dicts = null; \
+          import('/i18n.js').then((m) => { window.__dicts = m.DICTIONARIES; });");
+    b.wait(
+        "the dictionaries",
+        "window.__dicts",
+        Duration::from_secs(30),
+    )
+}
+
+/// `KingCapture` -> `king_capture`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The keys of the texts for every value the API can answer, read from the spec the
+/// server serves: each enum's values (`reason.edge_fort`...), what is said of each
+/// side (the winner, a forced result), each problem type, and each preset's name.
+fn keys_the_api_needs(server: &str, variants: &[Value]) -> Vec<String> {
+    let spec: Value = ureq::get(&format!("{server}/openapi.json"))
+        .call()
+        .expect("the spec")
+        .into_json()
+        .expect("JSON");
+    let schemas = spec["components"]["schemas"]
+        .as_object()
+        .expect("the spec's schemas");
+    let mut keys = Vec::new();
+    for (name, schema) in schemas {
+        for value in schema["enum"].as_array().into_iter().flatten() {
+            keys.push(format!("{}.{}", snake(name), value.as_str().unwrap_or("?")));
+        }
+    }
+    for side in schemas["Side"]["enum"].as_array().expect("Side's values") {
+        let side = side.as_str().expect("a side");
+        for prefix in ["win", "result", "wins_in", "who"] {
+            keys.push(format!("{prefix}.{side}"));
+        }
+        keys.push(format!("wins_in.{side}#1"));
+    }
+    keys.extend(["draw".to_owned(), "result.draw".to_owned()]);
+    let types = schemas["Problem"]["properties"]["type"]["enum"]
+        .as_array()
+        .expect("the problem types");
+    for kind in types {
+        keys.push(format!("problem.{}", kind.as_str().unwrap_or("?")));
+    }
+    for v in variants {
+        keys.push(format!("variant.{}", v["id"].as_str().unwrap_or("?")));
+    }
+    keys
+}
+
+/// Text on the page that looks like a key of the dictionaries (`reason.encircled`,
+/// `reason_encircled`) or a placeholder (`{n}`) rather than words.
+fn raw_keys(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter(|word| {
+            let w = word
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '.')
+                .trim_end_matches('.');
+            word.contains('{')
+                || ((w.contains('.') || w.contains('_'))
+                    && w.split('.').all(|part| part.len() >= 2)
+                    && w.chars()
+                        .all(|c| c.is_ascii_lowercase() || "._-#".contains(c)))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The ```js blocks of the README and `docs/`.
 fn js_examples() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -488,7 +577,7 @@ fn the_page_plays_and_analyses_in_chromium() {
     })
     .expect("the server starts");
     let url = server.url();
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screens");
     std::fs::create_dir_all(&shots).expect("screenshot folder");
     let long = Duration::from_secs(30);
 
@@ -548,6 +637,8 @@ fn the_page_plays_and_analyses_in_chromium() {
     );
     let mut plies = 0;
     let mut kept = false;
+    let mut keyboard_back = false;
+    let count = |list: &str| list.split(',').filter(|m| !m.is_empty()).count();
     let result = loop {
         let state = b.wait(
             "the player's turn or the end",
@@ -566,7 +657,28 @@ fn the_page_plays_and_analyses_in_chromium() {
         if state == "over" {
             break (api, list);
         }
-        if plies >= 4 && !kept {
+        if count(&list) == 2 && !keyboard_back {
+            // Take back by the keyboard back to the start: the button disables
+            // itself, and the keyboard's focus goes on to the board, outlined.
+            b.press_enter("#takeback");
+            b.wait(
+                "the take back",
+                "document.getElementById('movelist').dataset.moves === ''",
+                long,
+            );
+            let focus = b.js(
+                "const e = document.activeElement; \
+                 return [e.id, e.matches(':focus-visible'), document.getElementById('takeback').disabled];",
+            );
+            assert_eq!(
+                focus,
+                json!(["board", true, true]),
+                "the focus after Take back by the keyboard"
+            );
+            keyboard_back = true;
+            continue;
+        }
+        if count(&list) >= 6 && !kept {
             // No game is lost: not by the selected tab, a change of tab, a reload.
             b.click("#tab-play");
             assert_eq!(shown_moves(&b), list, "the Play tab clicked again");
@@ -589,6 +701,21 @@ fn the_page_plays_and_analyses_in_chromium() {
             );
             in_view(&b, "board", "after a reload");
             kept = true;
+            // Take back with the mouse leaves no focus outline behind.
+            b.click("#takeback");
+            b.wait(
+                "the take back",
+                &format!(
+                    "document.getElementById('movelist').dataset.moves.split(',').filter(Boolean).length === {}",
+                    count(&list) - 2
+                ),
+                long,
+            );
+            let outlined = b.js(
+                "return [...document.querySelectorAll(':focus-visible')].map((e) => e.id || e.tagName);",
+            );
+            assert_eq!(outlined, json!([]), "a focus outline after Take back");
+            continue;
         }
         assert!(plies < 300, "the game did not end: {list}");
         // A capture if there is one, else a move chosen by the ply number.
@@ -611,7 +738,7 @@ fn the_page_plays_and_analyses_in_chromium() {
             "the move in the list",
             &format!(
                 "document.getElementById('movelist').dataset.moves.split(',').filter(Boolean).length > {}",
-                list.split(',').filter(|m| !m.is_empty()).count()
+                count(&list)
             ),
             long,
         );
@@ -739,23 +866,67 @@ fn the_page_plays_and_analyses_in_chromium() {
     b.screenshot(&shots.join("analyse-phone.png"));
     b.resize(1280, 800);
 
-    // A forced win is counted in the winner's moves, and once it is played the bar
-    // stands at the result.
-    b.js(
-        "document.getElementById('position-input').value = '3t3/7/7/7/7/7/1K5 d 0'; \
-         document.getElementById('moves-input').value = '';",
-    );
-    b.click("#load");
-    agree_if_asked(&b);
-    b.wait(
-        "the forced win",
-        "document.getElementById('board').dataset.position === '3t3/7/7/7/7/7/1K5 d 0' && \
-         document.getElementById('analysis').dataset.running === 'false' && \
-         document.getElementById('eval').dataset.winChance !== ''",
-        long,
-    );
-    let forced = evaluation_agrees(&b);
-    assert_eq!(forced["text"], "The defenders win in 1 move", "{forced}");
+    // A forced result is said as the winner's moves (not plies), whoever is to
+    // move, in every language; the last one is played: the bar stands at the result.
+    let dicts = dictionaries(&b);
+    let languages: Vec<String> = dicts
+        .as_object()
+        .expect("languages")
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(languages.len(), 4, "{languages:?}");
+    let text_of = |lang: &str, key: &str| {
+        dicts[lang][key]
+            .as_str()
+            .unwrap_or_else(|| panic!("{lang} has no {key}"))
+            .to_owned()
+    };
+    for (position, english, key, n) in [
+        (
+            "3t3/7/7/7/2K4/7/7 d 0",
+            "The defenders win in 2 moves",
+            "wins_in.defenders",
+            2,
+        ),
+        (
+            "3t3/7/7/7/7/7/1K5 a 0",
+            "The defenders win in 1 move",
+            "wins_in.defenders#1",
+            1,
+        ),
+        (
+            "3t3/7/7/7/7/7/1K5 d 0",
+            "The defenders win in 1 move",
+            "wins_in.defenders#1",
+            1,
+        ),
+    ] {
+        b.js(&format!(
+            "document.getElementById('position-input').value = '{position}'; \
+             document.getElementById('moves-input').value = '';"
+        ));
+        b.click("#load");
+        agree_if_asked(&b);
+        b.wait(
+            "the forced win",
+            &format!(
+                "document.getElementById('board').dataset.position === '{position}' && \
+                 document.getElementById('analysis').dataset.running === 'false' && \
+                 document.getElementById('eval').dataset.winChance !== ''"
+            ),
+            long,
+        );
+        let forced = evaluation_agrees(&b);
+        assert_eq!(forced["text"], english, "{position}: {forced}");
+        for lang in &languages {
+            select("lang", lang);
+            let shown = b.js("return document.getElementById('eval').textContent;");
+            let want = text_of(lang, key).replace("{n}", &n.to_string());
+            assert_eq!(shown, want.as_str(), "{position} in {lang}");
+        }
+        select("lang", "en");
+    }
     b.click("#board rect[data-square='b1']");
     b.click("#board rect[data-square='a1']");
     b.wait(
@@ -772,6 +943,26 @@ fn the_page_plays_and_analyses_in_chromium() {
         json!(["The defenders have won", "Result", "0%"]),
         "the bar at the result"
     );
+    in_view(&b, "board", "at the result in analysis, at 1280x800");
+    in_view(&b, "message", "at the result in analysis, at 1280x800");
+    in_view(&b, "eval", "at the result in analysis, at 1280x800");
+    for lang in &languages {
+        select("lang", lang);
+        let shown = b.js(
+            "return [document.getElementById('eval').textContent, document.getElementById('message').textContent];",
+        );
+        let message = format!(
+            "{} {}",
+            text_of(lang, "win.defenders"),
+            text_of(lang, "reason.king_escaped")
+        );
+        assert_eq!(
+            shown,
+            json!([text_of(lang, "result.defenders"), message]),
+            "the result in {lang}"
+        );
+    }
+    select("lang", "en");
 
     // Setting a position up by clicking squares: nothing of the last analysis stays.
     b.click("#setup-toggle");
@@ -825,6 +1016,9 @@ fn the_page_plays_and_analyses_in_chromium() {
             select("lang", lang);
             let tab = b.js("return document.getElementById('tab-analyse').textContent;");
             assert_eq!(tab, word, "{lang}");
+            let page = b.js("return document.body.innerText;");
+            let raw = raw_keys(page.as_str().unwrap_or_default());
+            assert!(raw.is_empty(), "{id} {lang}: keys on the page: {raw:?}");
             b.click("#rules-open");
             let rules = b.js(
                 "const items = [...document.querySelectorAll('#rules-list li')].map((li) => li.textContent); \
@@ -852,6 +1046,35 @@ fn the_page_plays_and_analyses_in_chromium() {
             }
         }
     }
+
+    // Every value the API can answer has its text in every language, and the game
+    // played, over, is told in words in each.
+    let needed = keys_the_api_needs(&url, &variants);
+    assert!(
+        needed.iter().any(|k| k == "reason.encircled") && needed.len() > 40,
+        "{needed:?}"
+    );
+    let mut missing = Vec::new();
+    for lang in &languages {
+        for key in &needed {
+            if dicts[lang][key.as_str()].as_str().is_none_or(str::is_empty) {
+                missing.push(format!("{lang}: {key}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no text for {missing:?}");
+    b.click("#tab-play");
+    b.wait("the game", "document.body.dataset.mode === 'play'", long);
+    for lang in &languages {
+        select("lang", lang);
+        let page = b.js("return document.body.innerText;");
+        let raw = raw_keys(page.as_str().unwrap_or_default());
+        assert!(
+            raw.is_empty(),
+            "the game played, in {lang}: keys on the page: {raw:?}"
+        );
+    }
+    select("lang", "en");
 
     // The JavaScript examples of the README and the docs, run in the page.
     let examples = js_examples();

@@ -7,9 +7,10 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::analysis::AnalysisError;
+use crate::analysis::game::{build_game, parse_move, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
-use crate::api::game::{build_game, parse_move, resolve_rules};
 use crate::api::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
 use crate::rules::{AnyVariant, Move};
@@ -87,10 +88,11 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
                 detail: format!("size {text:?} is not a whole number of pixels"),
             })?;
             if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-                return Err(ApiError::InvalidField {
-                    field: "size".to_owned(),
-                    detail: format!("size {size} is outside {MIN_SIZE} to {MAX_SIZE} pixels"),
-                });
+                return Err(AnalysisError::invalid(
+                    "size",
+                    format!("size {size} is outside {MIN_SIZE} to {MAX_SIZE} pixels"),
+                )
+                .into());
             }
             Some(size)
         }
@@ -112,13 +114,14 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
     };
     let arrow_texts = list(q.arrows.as_deref());
     if arrow_texts.len() > MAX_ARROWS {
-        return Err(ApiError::InvalidField {
-            field: "arrows".to_owned(),
-            detail: format!(
+        return Err(AnalysisError::invalid(
+            "arrows",
+            format!(
                 "{} arrows: at most {MAX_ARROWS} are drawn",
                 arrow_texts.len()
             ),
-        });
+        )
+        .into());
     }
     let arrows = arrow_texts
         .iter()

@@ -4,12 +4,12 @@
 use actix_web::http::header::{self, ContentType};
 use actix_web::{HttpResponse, get, post, web};
 
+use crate::analysis::game::{build_game, resolve_rules};
 use crate::api::AppState;
 use crate::api::dto::{MovesQuery, MovesRequest, MovesResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::game::{build_game, resolve_rules};
 use crate::api::routes::moves_json;
 use crate::api::rule_object::RulesInput;
 use crate::rules::AnyVariant;

@@ -3,10 +3,10 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
+use crate::analysis::game::find_variant;
 use crate::api::dto::{VariantDto, VariantsResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
-use crate::api::game::find_variant;
 use crate::rules::AnyVariant;
 
 /// How long clients and caches may keep the presets (they change only with a release).

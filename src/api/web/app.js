@@ -656,6 +656,7 @@ async function maybeComputer(g) {
 async function takeback() {
   const g = S.games.play;
   if (g.thinking) return;
+  const focused = document.activeElement === $("takeback");
   for (let i = lastIndex(g) - 1; i >= 0; i--) {
     if (sideAt(g, i) === g.human) {
       const gen = ++g.gen;
@@ -666,6 +667,9 @@ async function takeback() {
       S.selected = null;
       save();
       render();
+      // Take back disabled at the start would leave the keyboard's focus nowhere:
+      // it moves to the board (outlined only when the keyboard put it on the button).
+      if (focused && $("takeback").disabled) $("board").focus({ preventScroll: true });
       return;
     }
   }
@@ -968,6 +972,12 @@ async function main() {
   $("board").addEventListener("pointerdown", () => { S.cursor = null; });
   $("board").addEventListener("keydown", onBoardKey);
   document.addEventListener("keydown", onPageKey);
+  // The move list turns from a row (a phone) to a column (beside the board): the
+  // current move is kept in its box either way.
+  window.addEventListener("resize", () => {
+    const cur = $("movelist").querySelector(".current");
+    if (cur) keepInside($("movelist"), cur);
+  });
   $("variant").addEventListener("change", async () => {
     const g = S.games.play;
     const variant = variantById($("variant").value);

@@ -1,20 +1,45 @@
-//! From request fields to an [`AnyGame`]: the rules (`variant` or `rules`, through
-//! [`resolve_rules`]), the position and the moves, each refusal located (`field`,
-//! `index`, `column`, `square`). Every endpoint that takes a game (`/v1/moves`,
-//! `/v1/play`, `/v1/analyze`...) goes through [`resolve_rules`] and [`build_game`].
+//! A game from its parts: the rules (a preset's id or a rule set of the request's
+//! own, through [`resolve_rules`]), the position and the moves, each refusal located
+//! (`field`, `index`, `column`, `square`). Everything that takes a game (the legal
+//! moves, a move played, an analysis, a review, a picture) goes through
+//! [`resolve_rules`] and [`build_game`].
 
 use crate::rules::{
     AnyGame, AnyPosition, AnyVariant, MoveText, PlayError, PositionError, SquareSet,
 };
 
-use super::error::ApiError;
-use super::rule_object::RulesInput;
+use super::error::AnalysisError;
+
+/// A rule set a request brings of its own (instead of a preset's id), read into the
+/// variant it describes; the protocol that carried it knows its form.
+pub trait OwnRules {
+    fn variant(&self) -> Result<AnyVariant, AnalysisError>;
+}
 
 /// Limits on what a request may ask for.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Longest accepted `moves` list.
     pub max_moves: usize,
+}
+
+/// The parts of a game as a request gives them: the rules (a preset's id in
+/// `variant` or a rule set of its own in `rules`: exactly one), the position
+/// (`None`: the rules' start) and the moves played from it.
+#[derive(Debug)]
+pub struct GameParts<'a, R: ?Sized> {
+    pub variant: Option<&'a str>,
+    pub rules: Option<&'a R>,
+    pub position: Option<&'a str>,
+    pub moves: &'a [String],
+}
+
+impl<R: OwnRules + ?Sized> GameParts<'_, R> {
+    /// The game: [`resolve_rules`], then [`build_game`].
+    pub fn build(&self, limits: &Limits) -> Result<BuiltGame, AnalysisError> {
+        let variant = resolve_rules(self.variant, self.rules)?;
+        build_game(variant, self.position, self.moves, limits)
+    }
 }
 
 /// A game built from a request: the rules, the position it started from, and the
@@ -37,8 +62,8 @@ pub fn variant_ids() -> String {
 
 /// Looks a preset up; `field` says where the id came from (`Some("variant")` for a
 /// request field, `None` for a path segment).
-pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<AnyVariant, ApiError> {
-    AnyVariant::by_id(id).ok_or_else(|| ApiError::UnknownVariant {
+pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<AnyVariant, AnalysisError> {
+    AnyVariant::by_id(id).ok_or_else(|| AnalysisError::UnknownVariant {
         id: id.to_owned(),
         known: variant_ids(),
         field,
@@ -47,20 +72,20 @@ pub fn find_variant(id: &str, field: Option<&'static str>) -> Result<AnyVariant,
 
 /// The variant of a request that names a preset (`variant`) or sends its own rule
 /// set (`rules`): exactly one of the two.
-pub fn resolve_rules(
+pub fn resolve_rules<R: OwnRules + ?Sized>(
     variant: Option<&str>,
-    rules: Option<&RulesInput>,
-) -> Result<AnyVariant, ApiError> {
+    rules: Option<&R>,
+) -> Result<AnyVariant, AnalysisError> {
     match (variant, rules) {
         (Some(id), None) => find_variant(id, Some("variant")),
         (None, Some(rules)) => rules.variant(),
-        (Some(_), Some(_)) => Err(ApiError::InvalidField {
+        (Some(_), Some(_)) => Err(AnalysisError::InvalidField {
             field: "rules".to_owned(),
             detail: "`variant` and `rules` are both given: send a preset id in `variant` or \
                      a rule set in `rules`, not both"
                 .to_owned(),
         }),
-        (None, None) => Err(ApiError::InvalidField {
+        (None, None) => Err(AnalysisError::InvalidField {
             field: "variant".to_owned(),
             detail: format!(
                 "neither `variant` nor `rules` is given: send a preset id in `variant` (one \
@@ -72,17 +97,20 @@ pub fn resolve_rules(
 }
 
 /// Reads a position string for `variant` (`None`: the rules' start).
-pub fn parse_position(variant: AnyVariant, text: Option<&str>) -> Result<AnyPosition, ApiError> {
+pub fn parse_position(
+    variant: AnyVariant,
+    text: Option<&str>,
+) -> Result<AnyPosition, AnalysisError> {
     let Some(text) = text else {
         return Ok(variant.start_position());
     };
     variant.parse_position(text).map_err(|e| match e {
-        PositionError::Parse(p) => ApiError::MalformedPosition {
+        PositionError::Parse(p) => AnalysisError::MalformedPosition {
             detail: format!("position: {p}"),
             column: p.column(),
             part: p.field().name(),
         },
-        PositionError::Invalid(i) => ApiError::InvalidPosition {
+        PositionError::Invalid(i) => AnalysisError::InvalidPosition {
             detail: format!("position: {i}"),
             square: i.square(),
         },
@@ -104,10 +132,10 @@ pub fn parse_move(
     text: &str,
     field: &'static str,
     index: Option<usize>,
-) -> Result<MoveText, ApiError> {
+) -> Result<MoveText, AnalysisError> {
     variant
         .parse_move(text)
-        .map_err(|e| ApiError::MalformedMove {
+        .map_err(|e| AnalysisError::MalformedMove {
             detail: format!("{} ({text:?}): {e}", describe(field, index)),
             field,
             index,
@@ -122,26 +150,26 @@ pub fn play_move(
     mv: &MoveText,
     field: &'static str,
     index: Option<usize>,
-) -> Result<Vec<String>, ApiError> {
+) -> Result<Vec<String>, AnalysisError> {
     match game.play_text(mv) {
         Ok(captures) => Ok(squares(captures)),
         Err(e) => {
             let at = describe(field, index);
             let m = mv.mv;
             Err(match e {
-                PlayError::GameOver(outcome) => ApiError::GameOver {
+                PlayError::GameOver(outcome) => AnalysisError::GameOver {
                     detail: format!("{at} ({m}): the game is already over: {outcome}"),
                     field,
                     index,
                     outcome,
                 },
-                PlayError::Illegal(illegal) => ApiError::IllegalMove {
+                PlayError::Illegal(illegal) => AnalysisError::IllegalMove {
                     detail: format!("{at} ({m}): {illegal}"),
                     field,
                     index,
                     square: Some(illegal.square()),
                 },
-                PlayError::CaptureMismatch { declared, actual } => ApiError::CaptureMismatch {
+                PlayError::CaptureMismatch { declared, actual } => AnalysisError::CaptureMismatch {
                     detail: format!(
                         "{at} ({m}): the move captures [{}], not the declared [{}]",
                         squares(actual).join(", "),
@@ -172,9 +200,9 @@ pub fn build_game(
     position: Option<&str>,
     moves: &[impl AsRef<str>],
     limits: &Limits,
-) -> Result<BuiltGame, ApiError> {
+) -> Result<BuiltGame, AnalysisError> {
     if moves.len() > limits.max_moves {
-        return Err(ApiError::TooManyMoves {
+        return Err(AnalysisError::TooManyMoves {
             count: moves.len(),
             limit: limits.max_moves,
         });
@@ -204,19 +232,38 @@ mod tests {
         position: Option<&str>,
         moves: &[impl AsRef<str>],
         limits: &Limits,
-    ) -> Result<BuiltGame, ApiError> {
-        super::build_game(resolve_rules(Some(variant), None)?, position, moves, limits)
+    ) -> Result<BuiltGame, AnalysisError> {
+        let preset = find_variant(variant, Some("variant"))?;
+        super::build_game(preset, position, moves, limits)
     }
 
     #[test]
     fn locates_the_first_bad_move() {
         let e = build_game("brandubh", None, &["d7-c7", "zz"], &LIMITS).unwrap_err();
-        let p = e.problem();
-        assert_eq!((p.status, p.index, p.column), (400, Some(1), Some(2)));
+        assert!(
+            matches!(
+                e,
+                AnalysisError::MalformedMove {
+                    field: "moves",
+                    index: Some(1),
+                    column: 2,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         let e = build_game("brandubh", None, &["d7-c7", "d6-d5"], &LIMITS).unwrap_err();
-        let p = e.problem();
-        assert_eq!((p.status, p.index), (422, Some(1)));
-        assert_eq!(p.field.as_deref(), Some("moves"));
+        assert!(
+            matches!(
+                e,
+                AnalysisError::IllegalMove {
+                    field: "moves",
+                    index: Some(1),
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -228,16 +275,17 @@ mod tests {
             &LIMITS,
         )
         .unwrap_err();
-        let p = e.problem();
-        assert_eq!(p.kind, super::super::error::types::GAME_OVER);
-        assert_eq!(p.index, Some(1));
+        assert!(
+            matches!(e, AnalysisError::GameOver { index: Some(1), .. }),
+            "{e:?}"
+        );
     }
 
     #[test]
     fn limits_and_unknown_variants() {
         let e = build_game("chess", None, &[] as &[&str], &LIMITS).unwrap_err();
-        assert_eq!(e.problem().status, 404);
+        assert!(matches!(e, AnalysisError::UnknownVariant { .. }), "{e:?}");
         let e = build_game("tablut", None, &["a1-a2"; 3], &Limits { max_moves: 2 }).unwrap_err();
-        assert_eq!(e.problem().status, 422);
+        assert_eq!(e, AnalysisError::TooManyMoves { count: 3, limit: 2 });
     }
 }

@@ -1,8 +1,8 @@
 //! The search pool: searches run on dedicated threads (default one per core), each
-//! with its own engine, fed by a short bounded queue. The HTTP workers only submit
-//! and await: when every thread is busy and the queue is full, a submission is
-//! refused at once (the handler answers 503 with `Retry-After`), so `/healthz` and
-//! the other routes stay fast under any analysis load.
+//! with its own engine, fed by a short bounded queue. Callers only submit and
+//! await: when every thread is busy and the queue is full, a submission is refused
+//! at once (the caller tells its client to retry), so whatever else the process
+//! answers stays fast under any analysis load.
 //!
 //! Long work (a batch) runs as [`Step`]s: a step that returns its follow-up hands
 //! its admission slot to it, and the follow-up waits at the back of the queue, so
