@@ -812,7 +812,7 @@ impl RandomRules {
             .collect();
         let (kf, kr) = squares[usize::from(self.king) % squares.len()];
         board[kr][kf] = 'K';
-        if self.linnaean && self.king % 3 == 0 {
+        if self.linnaean && self.king.is_multiple_of(3) {
             // The king on the throne, attackers on three of its sides and a
             // defender on the fourth: one move from a Linnaean capture.
             board[kr][kf] = '.';
