@@ -102,9 +102,12 @@ fn prepare_batch(items: Vec<serde_json::Value>, settings: &Settings) -> Vec<Batc
         .map(|(i, mut item)| {
             let id = item.as_object_mut().and_then(|o| o.remove("id"));
             let checked = from_json_value::<AnalyzeRequest>(item)
-                .map_err(|e| e.problem())
-                .and_then(|req| req.prepare(settings).map_err(|e| Problem::from(&e)))
-                .map_err(|p| Box::new(item_problem(i, p)));
+                .map_err(|e| Box::new(e.problem()))
+                .and_then(|req| {
+                    req.prepare(settings)
+                        .map_err(|e| Box::new(Problem::from(&e)))
+                })
+                .map_err(|p| Box::new(item_problem(i, *p)));
             (id, checked)
         })
         .collect()
