@@ -9,6 +9,8 @@
 //! - `analysis` (feature `server`): the analysis service, whatever carries its
 //!   requests (a game from its parts, the limits, the search pool, the evaluation
 //!   cache, analyses, batches and reviews).
+//! - `json` (feature `server`): the JSON forms of requests and answers, shared by the
+//!   HTTP service and the command line, and the problem document of every refusal.
 //! - `api` (feature `server`): the HTTP service.
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
@@ -23,6 +25,9 @@ pub mod record;
 
 #[cfg(feature = "server")]
 pub mod analysis;
+
+#[cfg(feature = "server")]
+pub mod json;
 
 #[cfg(feature = "server")]
 pub mod api;

@@ -23,6 +23,18 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The limits the service has unless told otherwise.
+    pub const DEFAULT: Settings = Settings {
+        default_time_ms: 1_000,
+        max_time_ms: 10_000,
+        max_depth: 64,
+        max_nodes: 1_000_000_000,
+        max_multipv: 5,
+        max_batch: 256,
+        max_batch_time: Some(Duration::from_secs(60)),
+        max_moves: 1_000,
+    };
+
     /// The limits brought into the engine's range: at least one millisecond and one
     /// node, a depth and a number of lines the search can give.
     pub fn clamped(self) -> Settings {
@@ -47,6 +59,13 @@ pub struct ReviewSettings {
 }
 
 impl ReviewSettings {
+    /// The limits the service has unless told otherwise.
+    pub const DEFAULT: ReviewSettings = ReviewSettings {
+        default_time_ms: 200,
+        max_plies: 300,
+        budget_ms: 120_000,
+    };
+
     /// At least a millisecond a position and for the whole review.
     pub fn clamped(self) -> ReviewSettings {
         ReviewSettings {

@@ -267,6 +267,13 @@ mod tests {
     }
 
     #[test]
+    fn default_limits_are_the_analysis_defaults() {
+        let config = ServerConfig::default();
+        assert_eq!(config.analysis_settings(), Settings::DEFAULT.clamped());
+        assert_eq!(config.review_settings(), ReviewSettings::DEFAULT.clamped());
+    }
+
+    #[test]
     fn cors_origins_split_on_commas() {
         let parsed =
             Wrapper::parse_from(["x", "--cors-origins", "https://a.example,https://b.example"])

@@ -9,6 +9,9 @@ use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
+use crate::json::body::from_json_bytes;
+use crate::json::problem::FormError;
+
 use super::AppState;
 use super::error::ApiError;
 
@@ -30,91 +33,6 @@ pub fn is_json(content_type: &str) -> bool {
         .to_ascii_lowercase();
     essence == "application/json"
         || (essence.starts_with("application/") && essence.ends_with("+json"))
-}
-
-/// Deserializes `bytes` as `T`, locating the fault.
-pub fn from_json_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::MalformedJson {
-            detail: "the request body is empty (expected a JSON object)".to_owned(),
-            path: None,
-        });
-    }
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        // serde reads a struct from an array of its fields' values too; a body is
-        // never meant that way, so an array gets the plain refusal.
-        return Err(ApiError::MalformedJson {
-            detail: format!("the body is a JSON array; {}", expecting::<T>()),
-            path: Some("body".to_owned()),
-        });
-    }
-    let de = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if matches!(
-            inner.classify(),
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
-        ) {
-            // Not JSON at all: where in the text it stops being JSON.
-            return ApiError::MalformedBody {
-                detail: format!("the body is not valid JSON: {inner}"),
-                line: inner.line(),
-                column: inner.column(),
-            };
-        }
-        let path = (path != "." && !path.is_empty()).then_some(path);
-        let detail = match &path {
-            Some(p) => format!("{p}: {inner}"),
-            None => format!("invalid JSON body: {inner}"),
-        };
-        // A missing field is reported at its parent; name it from serde's message.
-        // Anything else at the root is the body's shape (an array for an object...).
-        let path = path
-            .or_else(|| field_in_message(&inner.to_string()))
-            .or_else(|| Some("body".to_owned()));
-        ApiError::MalformedJson { detail, path }
-    })
-}
-
-/// What `T` expects, as serde says it (`expected a JSON object with ...`), with a
-/// Rust type name said as what it is in JSON.
-fn expecting<T: DeserializeOwned>() -> String {
-    let message = match serde_json::from_value::<T>(serde_json::Value::Null) {
-        Err(e) => e.to_string(),
-        Ok(_) => String::new(),
-    };
-    match message.split_once("expected ") {
-        Some((_, what)) if what.starts_with("struct ") => "expected a JSON object".to_owned(),
-        Some((_, what)) => format!("expected {what}"),
-        None => "expected a JSON object".to_owned(),
-    }
-}
-
-/// Deserializes a JSON value (a batch item) as `T`, locating the fault as
-/// [`from_json_bytes`] does.
-pub fn from_json_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let path = (path != "." && !path.is_empty()).then_some(path);
-        let detail = match &path {
-            Some(p) => format!("{p}: {inner}"),
-            None => inner.to_string(),
-        };
-        let path = path.or_else(|| field_in_message(&inner.to_string()));
-        ApiError::MalformedJson { detail, path }
-    })
-}
-
-/// `missing field `variant`` → `variant`; `unknown field `x`` → `x`.
-pub fn field_in_message(msg: &str) -> Option<String> {
-    for prefix in ["missing field `", "unknown field `"] {
-        if let Some(rest) = msg.strip_prefix(prefix) {
-            return rest.split('`').next().map(str::to_owned);
-        }
-    }
-    None
 }
 
 /// The refusal (415) of a body whose content type (if any) is not JSON.
@@ -158,16 +76,18 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
             }
             let mut body = BytesMut::new();
             while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| ApiError::MalformedJson {
-                    detail: format!("the request body could not be read: {e}"),
-                    path: None,
+                let chunk = chunk.map_err(|e| {
+                    ApiError::from(FormError::MalformedJson {
+                        detail: format!("the request body could not be read: {e}"),
+                        path: None,
+                    })
                 })?;
                 if body.len() + chunk.len() > limit {
                     return Err(ApiError::BodyTooLarge { limit });
                 }
                 body.extend_from_slice(&chunk);
             }
-            from_json_bytes(&body).map(ApiJson)
+            Ok(ApiJson(from_json_bytes(&body)?))
         })
     }
 }
@@ -175,7 +95,6 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::dto::{MovesRequest, PlayRequest};
 
     #[test]
     fn json_content_types() {
@@ -184,35 +103,5 @@ mod tests {
         assert!(is_json("application/problem+json"));
         assert!(!is_json("text/plain"));
         assert!(!is_json("application/x-www-form-urlencoded"));
-    }
-
-    #[test]
-    fn body_errors_name_the_field() {
-        let e = from_json_bytes::<MovesRequest>(br#"{"variant":"tablut","moves":["a1-a2",5]}"#)
-            .unwrap_err();
-        let p = e.problem();
-        assert_eq!(p.status, 400);
-        assert_eq!((p.field.as_deref(), p.index), (Some("moves"), Some(1)));
-        let e = from_json_bytes::<PlayRequest>(br#"{"variant":"tablut"}"#).unwrap_err();
-        assert_eq!(e.problem().field.as_deref(), Some("move"));
-        let e =
-            from_json_bytes::<MovesRequest>(br#"{"variant":"tablut","postion":"x"}"#).unwrap_err();
-        assert_eq!(e.problem().field.as_deref(), Some("postion"));
-        let e = from_json_bytes::<MovesRequest>(b"{").unwrap_err();
-        assert_eq!(e.problem().status, 400);
-        assert_eq!(e.problem().field.as_deref(), Some("body"));
-        let e = from_json_bytes::<MovesRequest>(b"{\n  \"variant\": tablut}").unwrap_err();
-        let p = e.problem();
-        assert_eq!(
-            (p.field.as_deref(), p.line, p.column),
-            (Some("body"), Some(2), Some(15)),
-            "{p:?}"
-        );
-        let e = from_json_bytes::<MovesRequest>(b"[1]").unwrap_err();
-        assert_eq!(e.problem().field.as_deref(), Some("body"));
-        let e = from_json_bytes::<crate::api::analyze::BatchRequest>(b" [{}]").unwrap_err();
-        let p = e.problem();
-        assert!(p.detail.contains("object with `items`"), "{p:?}");
-        assert_eq!(p.field.as_deref(), Some("body"));
     }
 }

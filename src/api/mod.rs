@@ -16,7 +16,6 @@ pub mod analyze;
 pub mod body_timeout;
 pub mod compress;
 pub mod config;
-pub mod dto;
 pub mod error;
 pub mod examples;
 pub mod extract;
@@ -26,7 +25,6 @@ pub mod openapi;
 pub mod ratelimit;
 pub mod review;
 pub mod routes;
-pub mod rule_object;
 pub mod stream;
 
 use std::io;
@@ -50,6 +48,7 @@ pub use config::ServerConfig;
 pub use error::{ApiError, Problem};
 
 use crate::analysis::{AnalysisService, Limits};
+use crate::json::problem::FormError;
 use error::normalize_errors;
 use metrics::Metrics;
 use openapi::RouteTable;
@@ -159,10 +158,10 @@ pub fn app(
                 actix_web::error::QueryPayloadError::Deserialize(d) => d.to_string(),
                 other => other.to_string(),
             };
-            ApiError::MalformedQuery {
-                field: extract::field_in_message(&message),
+            ApiError::from(FormError::MalformedQuery {
+                field: crate::json::body::field_in_message(&message),
                 detail: format!("invalid query string: {message}"),
-            }
+            })
             .into()
         }))
         .app_data(web::PathConfig::default().error_handler(|e, _| {
@@ -252,10 +251,10 @@ fn json_config(config: &ServerConfig) -> web::JsonConfig {
                 E::ContentType => ApiError::UnsupportedMediaType {
                     detail: "send `Content-Type: application/json`".to_owned(),
                 },
-                other => ApiError::MalformedJson {
+                other => ApiError::from(FormError::MalformedJson {
                     detail: format!("invalid JSON body: {other}"),
                     path: None,
-                },
+                }),
             }
             .into()
         })

@@ -22,7 +22,7 @@ use super::error::Problem;
         (name = "pictures", description = "Board pictures for any web page"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
-    components(schemas(Problem, super::stream::InfoEvent))
+    components(schemas(Problem, crate::json::analyze::InfoEvent))
 )]
 pub struct ApiDoc;
 

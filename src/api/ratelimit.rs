@@ -24,7 +24,7 @@ use actix_web::HttpResponse;
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, Problem, ProblemResponse};
 
 /// The header names of the IETF rate-limit draft.
 pub const RATELIMIT_LIMIT: &str = "ratelimit-limit";

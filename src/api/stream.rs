@@ -14,18 +14,17 @@ use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Serialize;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::analysis::StopOnDrop;
 use crate::analysis::service::pool_closed;
-use crate::api::analyze::{AnalyzeRequest, AnalyzeResponse, LineDto, ScoreDto, win_chance};
-use crate::api::error::{ApiError, Problem, analysis_problem, overloaded};
+use crate::api::error::{ApiError, Problem, overloaded};
 use crate::api::extract::ApiJson;
-use crate::api::rule_object::RulesInput;
 use crate::api::{AppState, examples};
-use crate::rules::{AnyGame, Move};
-use crate::search::{Iteration, Score};
+use crate::json::analyze::{AnalyzeRequest, AnalyzeResponse, InfoEvent};
+use crate::json::problem::FormError;
+use crate::json::rule_object::RulesInput;
 
 /// The media type of the stream.
 pub const EVENT_STREAM: &str = "text/event-stream";
@@ -74,10 +73,10 @@ const PARAMETERS: &str =
     "variant, rules, position, moves, time_ms, depth, nodes, multipv, level, seed";
 
 fn query_error(field: &str, detail: String) -> ApiError {
-    ApiError::MalformedQuery {
+    ApiError::from(FormError::MalformedQuery {
         detail,
         field: Some(field.to_owned()),
-    }
+    })
 }
 
 /// A count parameter, or the problem that names it.
@@ -94,9 +93,11 @@ impl StreamQuery {
     /// Reads the query string, naming the parameter at fault.
     pub fn parse(query: &str) -> Result<StreamQuery, ApiError> {
         let pairs = web::Query::<Vec<(String, String)>>::from_query(query)
-            .map_err(|e| ApiError::MalformedQuery {
-                detail: format!("invalid query string: {e}"),
-                field: None,
+            .map_err(|e| {
+                ApiError::from(FormError::MalformedQuery {
+                    detail: format!("invalid query string: {e}"),
+                    field: None,
+                })
             })?
             .into_inner();
         let mut q = StreamQuery::default();
@@ -152,53 +153,12 @@ impl StreamQuery {
             "level": self.level,
             "seed": self.seed,
         });
-        serde_json::from_value(value).map_err(|e| ApiError::MalformedQuery {
-            detail: format!("invalid query string: {e}"),
-            field: None,
+        serde_json::from_value(value).map_err(|e| {
+            ApiError::from(FormError::MalformedQuery {
+                detail: format!("invalid query string: {e}"),
+                field: None,
+            })
         })
-    }
-}
-
-/// The data of an `info` event: one completed iteration.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({"depth": 3, "score": {"cp": 160}, "win_chance": 0.123, "pv": ["d2-f2", "d3-e3", "d6-f6"], "nodes": 960, "nps": 1920000, "time_ms": 0}))]
-pub struct InfoEvent {
-    /// The depth just completed.
-    pub depth: u32,
-    /// The best line's score, from the side to move's point of view.
-    pub score: ScoreDto,
-    /// `score` as the side to move's expected result, 0 to 1 (as the analysis's
-    /// `win_chance`).
-    #[schema(minimum = 0, maximum = 1)]
-    pub win_chance: f64,
-    /// The best line at this depth.
-    pub pv: Vec<String>,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Nodes per second so far.
-    pub nps: u64,
-    /// Time since the search started, in milliseconds.
-    pub time_ms: u64,
-    /// The best lines at this depth, best first (with `multipv` above 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<Vec<LineDto>>,
-}
-
-impl InfoEvent {
-    fn of(it: &Iteration<'_>, multipv: usize, game: &AnyGame) -> InfoEvent {
-        let names = |pv: &[Move]| pv.iter().map(ToString::to_string).collect::<Vec<_>>();
-        let best = it.lines.first();
-        let score = best.map_or(Score::Cp(0), |l| l.score);
-        InfoEvent {
-            depth: it.depth,
-            score: score.into(),
-            win_chance: win_chance(game, score),
-            pv: best.map_or_else(Vec::new, |l| names(&l.pv)),
-            nodes: it.nodes,
-            nps: (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64,
-            time_ms: it.elapsed.as_millis() as u64,
-            lines: (multipv > 1).then(|| it.lines.iter().map(|l| LineDto::of(l, game)).collect()),
-        }
     }
 }
 
@@ -268,7 +228,7 @@ fn start(
             Ok(None) => {
                 // The job ended without an answer: the pool stopped (shutdown).
                 s.ended = true;
-                event("problem", None, &analysis_problem(&pool_closed()))
+                event("problem", None, &Problem::from(&pool_closed()))
             }
             Err(_) => Bytes::from_static(b": keep-alive\n\n"),
         };

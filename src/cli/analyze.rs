@@ -22,10 +22,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::analysis::pool::TT_MB_PER_THREAD;
 use crate::analysis::{Answer, Settings, run};
-use crate::api::ServerConfig;
-use crate::api::analyze::{AnalyzeRequest, AnalyzeResponse, BatchItem};
-use crate::api::error::{Problem, analysis_problem};
-use crate::api::extract::from_json_bytes;
+use crate::json::body::from_json_bytes;
+use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, Problem};
 use crate::search::Searcher;
 
 /// Exit status when some line could not be answered (its problem is in the output).
@@ -102,7 +100,7 @@ fn answer(
     };
     let prepared = match req.prepare(settings) {
         Ok(p) => p,
-        Err(e) => return Some(BatchItem::Problem(on_line(job.line, analysis_problem(&e)))),
+        Err(e) => return Some(BatchItem::Problem(on_line(job.line, Problem::from(&e)))),
     };
     // `None`: interrupted; the answer is not written.
     let stored = run(&prepared, searcher, stop)?;
@@ -297,12 +295,12 @@ struct Tally {
 }
 
 pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
-    let config = ServerConfig {
+    let settings = Settings {
         default_time_ms: args.default_time_ms,
         max_time_ms: args.max_time_ms,
-        ..ServerConfig::default()
-    };
-    let settings: Settings = config.analysis_settings();
+        ..Settings::DEFAULT
+    }
+    .clamped();
     let threads = args
         .threads
         .filter(|&n| n > 0)

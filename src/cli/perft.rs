@@ -6,7 +6,8 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::analysis::OwnRules;
-use crate::api::rule_object::RulesInput;
+use crate::json::problem::Problem;
+use crate::json::rule_object::RulesInput;
 use crate::rules::AnyVariant;
 
 #[derive(Args, Debug)]
@@ -35,7 +36,7 @@ pub struct PerftArgs {
 fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
     if let Some(text) = &args.rules {
         // The same reading as the API's query form: JSON when it starts with `{`.
-        let rules = RulesInput::from_query(text).map_err(|e| e.problem().detail)?;
+        let rules = RulesInput::from_query(text).map_err(|e| Problem::from(&e).detail)?;
         // The message names the field or key at fault (`rules.board_size`).
         return rules.variant().map_err(|e| e.to_string());
     }

@@ -9,10 +9,10 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 
 use crate::analysis::{ReviewSettings, Settings, execute};
-use crate::api::ServerConfig;
-use crate::api::analyze::ScoreDto;
-use crate::api::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
-use crate::api::rule_object::RulesInput;
+use crate::json::analyze::ScoreDto;
+use crate::json::problem::Problem;
+use crate::json::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
+use crate::json::rule_object::RulesInput;
 use crate::review::PlyReview;
 use crate::search::Searcher;
 
@@ -95,7 +95,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("branan review: {}", e.problem().detail);
+            eprintln!("branan review: {}", Problem::from(&e).detail);
             return ExitCode::from(2);
         }
     };
@@ -110,15 +110,14 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     };
     // The server's limits per analysis, without its budget for a whole review: the
     // command's user pays for the time asked.
-    let config = ServerConfig::default();
     let settings = ReviewSettings {
         max_plies: usize::MAX,
         budget_ms: u64::MAX,
-        ..config.review_settings()
+        ..ReviewSettings::DEFAULT.clamped()
     };
     let analysis = Settings {
         max_moves: usize::MAX,
-        ..config.analysis_settings()
+        ..Settings::DEFAULT.clamped()
     };
     let plan = match req.plan(&analysis, &settings) {
         Ok(p) => p,

@@ -11,7 +11,8 @@ use crate::analysis::AnalysisError;
 use crate::analysis::game::{build_game, parse_move, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
-use crate::api::rule_object::RulesInput;
+use crate::json::problem::FormError;
+use crate::json::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
 use crate::rules::{AnyVariant, Move};
 
@@ -83,9 +84,11 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
     let size = match q.size.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(text) => {
-            let size: u32 = text.parse().map_err(|_| ApiError::MalformedQuery {
-                field: Some("size".to_owned()),
-                detail: format!("size {text:?} is not a whole number of pixels"),
+            let size: u32 = text.parse().map_err(|_| {
+                ApiError::from(FormError::MalformedQuery {
+                    field: Some("size".to_owned()),
+                    detail: format!("size {text:?} is not a whole number of pixels"),
+                })
             })?;
             if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
                 return Err(AnalysisError::invalid(
@@ -101,10 +104,10 @@ pub fn render(state: &AppState, q: &BoardQuery) -> Result<String, ApiError> {
         None | Some("" | "false") => false,
         Some("true") => true,
         Some(text) => {
-            return Err(ApiError::MalformedQuery {
+            return Err(ApiError::from(FormError::MalformedQuery {
                 field: Some("flip".to_owned()),
                 detail: format!("flip {text:?} is neither `true` nor `false`"),
-            });
+            }));
         }
     };
     let last_move = match q.last_move.as_deref().map(str::trim) {

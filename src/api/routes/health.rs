@@ -6,8 +6,8 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
 use crate::api::AppState;
-use crate::api::dto::HealthResponse;
 use crate::api::error::{ApiError, Problem};
+use crate::json::dto::HealthResponse;
 
 /// Liveness
 ///

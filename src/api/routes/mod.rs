@@ -3,7 +3,6 @@
 pub mod board;
 pub mod health;
 pub mod moves;
-pub mod moves_json;
 pub mod play;
 pub mod variants;
 pub mod web;

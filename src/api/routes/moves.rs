@@ -6,12 +6,12 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::analysis::game::{build_game, resolve_rules};
 use crate::api::AppState;
-use crate::api::dto::{MovesQuery, MovesRequest, MovesResponse};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::api::routes::moves_json;
-use crate::api::rule_object::RulesInput;
+use crate::json::dto::{MovesQuery, MovesRequest, MovesResponse};
+use crate::json::moves as moves_json;
+use crate::json::rule_object::RulesInput;
 use crate::rules::AnyVariant;
 
 /// How long clients and caches may keep a GET answer: the rules of a preset do not

@@ -4,10 +4,10 @@ use actix_web::{HttpResponse, post, web};
 
 use crate::analysis::game::{build_game, parse_move, play_move, resolve_rules};
 use crate::api::AppState;
-use crate::api::dto::{PlayRequest, PlayResponse, game_fields, pieces};
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
+use crate::json::dto::{PlayRequest, PlayResponse, game_fields, pieces};
 
 /// Computes the answer of `/v1/play`.
 pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiError> {

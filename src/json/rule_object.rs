@@ -10,9 +10,9 @@ use crate::analysis::rule_set::{self, MAX_RULES_BYTES, too_large};
 use crate::analysis::{AnalysisError, OwnRules};
 use crate::rules::AnyVariant;
 
+use super::body::from_json_value;
 use super::dto::VariantDto;
-use super::error::ApiError;
-use super::extract::from_json_value;
+use super::problem::{FormError, RequestError};
 
 /// The `rules` of a request, as sent.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,7 +66,7 @@ pub enum RulesSchema {
 impl RulesInput {
     /// `rules` of a query string: a rule object when it starts with `{` (URL-encoded
     /// JSON), else an OpenTafl rules string.
-    pub fn from_query(text: &str) -> Result<RulesInput, ApiError> {
+    pub fn from_query(text: &str) -> Result<RulesInput, RequestError> {
         if text.len() > MAX_RULES_BYTES {
             return Err(too_large(text.len()).into());
         }
@@ -75,10 +75,12 @@ impl RulesInput {
         }
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(o)) => Ok(RulesInput::Object(o)),
-            Ok(_) => Err(malformed_query("`rules` is not a JSON object".to_owned())),
-            Err(e) => Err(malformed_query(format!(
-                "`rules` starts with `{{` but is not JSON: {e}"
+            Ok(_) => Err(RequestError::from(malformed_query(
+                "`rules` is not a JSON object".to_owned(),
             ))),
+            Err(e) => Err(RequestError::from(malformed_query(format!(
+                "`rules` starts with `{{` but is not JSON: {e}"
+            )))),
         }
     }
 
@@ -110,17 +112,17 @@ impl OwnRules for RulesInput {
     }
 }
 
-fn malformed_query(detail: String) -> ApiError {
-    ApiError::MalformedQuery {
+fn malformed_query(detail: String) -> FormError {
+    FormError::MalformedQuery {
         detail,
         field: Some("rules".to_owned()),
     }
 }
 
 /// A fault of the rule object's JSON, located under `rules`.
-fn in_rules(e: ApiError) -> AnalysisError {
+fn in_rules(e: FormError) -> AnalysisError {
     match e {
-        ApiError::MalformedJson { detail, path } => {
+        FormError::MalformedJson { detail, path } => {
             let path = match path {
                 Some(p) => format!("rules.{p}"),
                 None => "rules".to_owned(),

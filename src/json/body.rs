@@ -1,0 +1,128 @@
+//! Reading a form from JSON text or a JSON value, each refusal located (the JSON
+//! path of the fault, `moves[2]`, or the line and column where the text stops
+//! being JSON).
+
+use serde::de::DeserializeOwned;
+
+use super::problem::FormError;
+
+/// Deserializes `bytes` as `T`, locating the fault.
+pub fn from_json_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, FormError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(FormError::MalformedJson {
+            detail: "the request body is empty (expected a JSON object)".to_owned(),
+            path: None,
+        });
+    }
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        // serde reads a struct from an array of its fields' values too; a body is
+        // never meant that way, so an array gets the plain refusal.
+        return Err(FormError::MalformedJson {
+            detail: format!("the body is a JSON array; {}", expecting::<T>()),
+            path: Some("body".to_owned()),
+        });
+    }
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if matches!(
+            inner.classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        ) {
+            // Not JSON at all: where in the text it stops being JSON.
+            return FormError::MalformedBody {
+                detail: format!("the body is not valid JSON: {inner}"),
+                line: inner.line(),
+                column: inner.column(),
+            };
+        }
+        let path = (path != "." && !path.is_empty()).then_some(path);
+        let detail = match &path {
+            Some(p) => format!("{p}: {inner}"),
+            None => format!("invalid JSON body: {inner}"),
+        };
+        // A missing field is reported at its parent; name it from serde's message.
+        // Anything else at the root is the body's shape (an array for an object...).
+        let path = path
+            .or_else(|| field_in_message(&inner.to_string()))
+            .or_else(|| Some("body".to_owned()));
+        FormError::MalformedJson { detail, path }
+    })
+}
+
+/// What `T` expects, as serde says it (`expected a JSON object with ...`), with a
+/// Rust type name said as what it is in JSON.
+fn expecting<T: DeserializeOwned>() -> String {
+    let message = match serde_json::from_value::<T>(serde_json::Value::Null) {
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    };
+    match message.split_once("expected ") {
+        Some((_, what)) if what.starts_with("struct ") => "expected a JSON object".to_owned(),
+        Some((_, what)) => format!("expected {what}"),
+        None => "expected a JSON object".to_owned(),
+    }
+}
+
+/// Deserializes a JSON value (a batch item) as `T`, locating the fault as
+/// [`from_json_bytes`] does.
+pub fn from_json_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, FormError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let path = (path != "." && !path.is_empty()).then_some(path);
+        let detail = match &path {
+            Some(p) => format!("{p}: {inner}"),
+            None => inner.to_string(),
+        };
+        let path = path.or_else(|| field_in_message(&inner.to_string()));
+        FormError::MalformedJson { detail, path }
+    })
+}
+
+/// `missing field `variant`` → `variant`; `unknown field `x`` → `x`.
+pub fn field_in_message(msg: &str) -> Option<String> {
+    for prefix in ["missing field `", "unknown field `"] {
+        if let Some(rest) = msg.strip_prefix(prefix) {
+            return rest.split('`').next().map(str::to_owned);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::dto::{MovesRequest, PlayRequest};
+
+    #[test]
+    fn body_errors_name_the_field() {
+        let e = from_json_bytes::<MovesRequest>(br#"{"variant":"tablut","moves":["a1-a2",5]}"#)
+            .unwrap_err();
+        let p = e.problem();
+        assert_eq!(p.status, 400);
+        assert_eq!((p.field.as_deref(), p.index), (Some("moves"), Some(1)));
+        let e = from_json_bytes::<PlayRequest>(br#"{"variant":"tablut"}"#).unwrap_err();
+        assert_eq!(e.problem().field.as_deref(), Some("move"));
+        let e =
+            from_json_bytes::<MovesRequest>(br#"{"variant":"tablut","postion":"x"}"#).unwrap_err();
+        assert_eq!(e.problem().field.as_deref(), Some("postion"));
+        let e = from_json_bytes::<MovesRequest>(b"{").unwrap_err();
+        assert_eq!(e.problem().status, 400);
+        assert_eq!(e.problem().field.as_deref(), Some("body"));
+        let e = from_json_bytes::<MovesRequest>(b"{\n  \"variant\": tablut}").unwrap_err();
+        let p = e.problem();
+        assert_eq!(
+            (p.field.as_deref(), p.line, p.column),
+            (Some("body"), Some(2), Some(15)),
+            "{p:?}"
+        );
+        let e = from_json_bytes::<MovesRequest>(b"[1]").unwrap_err();
+        assert_eq!(e.problem().field.as_deref(), Some("body"));
+        let e = from_json_bytes::<crate::json::analyze::BatchRequest>(b" [{}]").unwrap_err();
+        let p = e.problem();
+        assert!(p.detail.contains("object with `items`"), "{p:?}");
+        assert_eq!(p.field.as_deref(), Some("body"));
+    }
+}
