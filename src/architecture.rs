@@ -1,6 +1,7 @@
 //! Holds `docs/architecture.md` to the code: every path the page names exists, every
 //! layer imports only what its row of the page's table allows, the per-word macros
-//! stay inside the rules and the search.
+//! stay inside the rules and the search, and the command line uses the HTTP layer only
+//! where the page says.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -182,5 +183,23 @@ fn the_word_is_dispatched_only_in_the_rules_and_the_search() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn the_command_line_uses_the_http_layer_only_to_serve_and_print_the_spec() {
+    let allowed = ["serve.rs", "mod.rs", "openapi.rs"];
+    for file in files_of(&root().join("src/cli")) {
+        let name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if allowed.contains(&name) {
+            continue;
+        }
+        assert!(
+            !imports(&file).contains("api"),
+            "src/cli/{name} imports the HTTP layer"
+        );
     }
 }
