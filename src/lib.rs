@@ -1,4 +1,5 @@
-//! branan: a tafl analysis service.
+//! branan: a tafl analysis service. `docs/architecture.md` is the map of these
+//! modules: the layers, what each may import, and where things live.
 //!
 //! - [`rules`]: the game (the presets and rule sets of any size from 7x7 to 13x13, notation, moves, captures, game end, perft).
 //! - [`search`]: the engine (best move from a time-limited search).
@@ -31,3 +32,6 @@ pub mod cli;
 
 #[cfg(feature = "server")]
 pub mod selfplay;
+
+#[cfg(all(test, feature = "server"))]
+mod architecture;

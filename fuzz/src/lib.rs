@@ -591,7 +591,7 @@ pub fn check_rule_set(data: &[u8]) {
     let bit = |i: u8| flags >> i & 1 != 0;
     let limit = u16::from_le_bytes([limit_lo, limit_hi]);
     // Without a no-capture limit, the limit's low byte draws the later options
-    // (OpenTafl's `ka:h`/`ka:a`, `swf:n`, `sw:w`, `ks:m`, `tfr:i`).
+    // (OpenTafl's `ka:h`/`ka:a`, `swf:n`, `sw:w`, `ks:m`, `tfr:i`, `linc:y`).
     let has_limit = occurrence & 0x40 != 0;
     let extra = |i: u8| !has_limit && limit_lo >> i & 1 != 0;
     let rules = RuleSet {
@@ -647,6 +647,7 @@ pub fn check_rule_set(data: &[u8]) {
             shieldwall_corners: !extra(3),
             edge_forts: occurrence & 0x80 != 0,
             encirclement: head & 0x20 != 0,
+            linnaean_capture: extra(6),
         },
         // The throne and the corners from the bits left: no throne with 0x40 of
         // the head, the hostility from the high byte of the limit and 0x80.

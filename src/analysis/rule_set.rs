@@ -92,6 +92,7 @@ fn opentafl_key(field: &str) -> Option<&'static str> {
         "shieldwall" | "shieldwall_corners" => "sw",
         "shieldwall_flanking" => "swf",
         "edge_forts" => "efe",
+        "linnaean_capture" => "linc",
         "speed_limits" => "spd",
         "throne_passable" => "cenp",
         "throne_stoppable" => "cens",

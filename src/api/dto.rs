@@ -634,6 +634,12 @@ pub struct VariantDto {
     pub edge_forts: bool,
     /// Whether the attackers win once no defender can reach the edge.
     pub encirclement: bool,
+    /// Linnaean capture: while the king stands on the throne with attackers on
+    /// three of its sides, an attacker closing on the defender on the fourth side
+    /// from the far side captures him against the throne. Needs a throne.
+    /// Defaults to `false`.
+    #[serde(default)]
+    pub linnaean_capture: bool,
     /// The longest move of each piece. Defaults to none (every piece moves any
     /// distance).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -726,6 +732,7 @@ impl From<AnyVariant> for VariantDto {
             shieldwall_corners: features.shieldwall_corners,
             edge_forts: features.edge_forts,
             encirclement: features.encirclement,
+            linnaean_capture: features.linnaean_capture,
             // The movement rules are written only where they differ from the
             // classic moves, so that the presets read as before.
             speed_limits: (m.speed != SpeedLimits::NONE).then_some(SpeedLimitsDto {
@@ -804,6 +811,7 @@ impl VariantDto {
                 shieldwall_corners: self.shieldwall_corners,
                 edge_forts: self.edge_forts,
                 encirclement: self.encirclement,
+                linnaean_capture: self.linnaean_capture,
             },
             squares: {
                 let features = Features {

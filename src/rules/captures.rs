@@ -115,7 +115,10 @@ impl<W: Word> Position<W> {
         let occupied = self.occupied().0;
         let prey_side = mover.opponent() as usize;
         let hostile_empty = v.hostile_to[prey_side].0 & !occupied;
-        let anvils = hammers | hostile_empty | (v.occupied_hostile_to[prey_side].0 & occupied);
+        let anvils = hammers
+            | hostile_empty
+            | (v.occupied_hostile_to[prey_side].0 & occupied)
+            | self.linnaean_anvil(mover);
         let mut captures = W::ZERO;
         for dir in Direction::ALL {
             let q = st.one[dir.index()][t];
@@ -142,6 +145,28 @@ impl<W: Word> Position<W> {
             captures |= self.any_move_shieldwalls(t, mover, hammers, prey | king);
         }
         BitBoard(captures)
+    }
+
+    /// The throne as an anvil against defenders, for the attackers, where
+    /// Linnaean capture acts now: the king on it and attackers on three of its
+    /// sides. The defender on the fourth side, if any, is then the only piece a
+    /// capture against the throne can take, by an attacker arriving beyond him.
+    #[inline]
+    pub(crate) fn linnaean_anvil(&self, mover: Side) -> W {
+        let v = self.variant;
+        if !v.features.linnaean_capture || mover != Side::Attackers {
+            return W::ZERO;
+        }
+        let throne = v.throne.0;
+        if (self.king.0 & throne).is_zero() {
+            return W::ZERO;
+        }
+        let around = v.tables.steps.around[throne.trailing_zeros() as usize];
+        if (around & self.attackers.0).count_ones() == 3 {
+            throne
+        } else {
+            W::ZERO
+        }
     }
 
     /// The rows a shieldwall takes after any move of `mover` (the piece that just

@@ -40,13 +40,18 @@ pub(crate) fn king_capture_squares<W: Word>(v: &Variant<W>, k: usize, attackers:
     };
     // Where he is strong: the one free side of a king whose other three sides are
     // hostile; never on an edge, where a side is off the board (the middleweight
-    // king needs only his sides on the board).
+    // king needs only his sides on the board). With every side hostile already
+    // (an empty hostile square where attackers may stop among them), any free
+    // side is that one.
     let enclosed = |on_board_only: bool| {
+        if !on_board_only && around.count_ones() != 4 {
+            return W::ZERO;
+        }
         let missing = around & !anvils;
-        if (on_board_only || around.count_ones() == 4) && missing.count_ones() == 1 {
-            missing & free
-        } else {
-            W::ZERO
+        match missing.count_ones() {
+            0 => free,
+            1 => missing & free,
+            _ => W::ZERO,
         }
     };
     let king = bit::<W>(k);

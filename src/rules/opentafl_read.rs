@@ -45,18 +45,19 @@ impl RulesStringError {
     }
 }
 
-/// Every key of OpenTafl's rules strings, so that an unknown key is told apart
-/// from a known one branan cannot play.
-pub const KEYS: [&str; 40] = [
-    "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "cor", "cen",
-    "afor", "dfor", "spd", "corh", "cenh", "cenhe", "aforh", "dforh", "corp", "cenp", "aforp",
-    "dforp", "cors", "cens", "afors", "dfors", "corre", "cenre", "aforre", "dforre", "sw", "swf",
-    "efe", "ber", "start", "starti",
+/// Every key of OpenTafl's rules strings (its notation specification's, and
+/// `name`, which OpenTafl's serializer writes), so that an unknown key is told
+/// apart from a known one branan cannot play.
+pub const KEYS: [&str; 42] = [
+    "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "gj", "cor",
+    "cen", "afor", "dfor", "spd", "corh", "cenh", "cenhe", "aforh", "dforh", "corp", "cenp",
+    "aforp", "dforp", "cors", "cens", "afors", "dfors", "corre", "cenre", "aforre", "dforre", "sw",
+    "swf", "efe", "linc", "ber", "start", "starti",
 ];
 
 /// The piece letters of OpenTafl's piece-type lists: taflman, commander, knight,
-/// king, mercenary; lower case attackers, upper case defenders.
-const PIECE_LETTERS: &str = "tcnkmTCNKM";
+/// king, mercenary, guard; lower case attackers, upper case defenders.
+const PIECE_LETTERS: &str = "tcnkmgTCNKMG";
 
 /// A piece-type list, reduced to the three pieces branan has.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,7 +133,7 @@ impl<'a> Entries<'a> {
         if let Some(c) = v.chars().find(|c| !PIECE_LETTERS.contains(*c)) {
             return Err(RulesStringError::new(
                 key,
-                format!("{c:?} is not a piece letter (expected letters of `tcnkmTCNKM`)"),
+                format!("{c:?} is not a piece letter (expected letters of `tcnkmgTCNKMG`)"),
             ));
         }
         Ok(Pieces {
@@ -204,9 +205,11 @@ fn entries(s: &str) -> Result<Entries<'_>, RulesStringError> {
 }
 
 /// The speed limits of `spd`: one value for every piece, or one per piece type
-/// in OpenTafl's order `t c n k T C N K` (branan reads `t`, `T` and `K`; the
-/// others are checked only), `-1` for no limit. OpenTafl's reader drops the two
-/// values of the per-side form, so that form is refused rather than guessed.
+/// in OpenTafl's order, `t c n k m g T C N K M G` (twelve, as OpenTafl writes
+/// them) or `t c n k T C N K` (eight, as it wrote them before mercenaries and
+/// guards); branan reads `t`, `T` and `K`, the others are checked only; `-1`
+/// for no limit. OpenTafl's reader drops the values of the per-side form (two)
+/// and of the ten-value form, so those are refused rather than guessed.
 fn speeds(value: Option<&str>) -> Result<SpeedLimits, RulesStringError> {
     let Some(value) = value else {
         return Ok(SpeedLimits::NONE);
@@ -247,13 +250,23 @@ fn speeds(value: Option<&str>) -> Result<SpeedLimits, RulesStringError> {
             defenders: limits[4],
             king: limits[7],
         }),
-        2 => Err(refuse(
+        12 => Ok(SpeedLimits {
+            attackers: limits[0],
+            defenders: limits[6],
+            king: limits[9],
+        }),
+        n @ (2 | 10) => Err(refuse(
             "spd",
-            "the per-side form (two values) is not supported: OpenTafl's own reader ignores its values; write one value, or eight (`t c n k T C N K`)",
+            format!(
+                "branan does not play the {} form ({n} values): OpenTafl's own reader drops its values; write one value, or twelve (`t c n k m g T C N K M G`)",
+                if n == 2 { "per-side" } else { "ten-value" }
+            ),
         )),
         n => Err(refuse(
             "spd",
-            format!("expected one value or eight (`t c n k T C N K`), found {n}"),
+            format!(
+                "expected one value, eight (`t c n k T C N K`) or twelve (`t c n k m g T C N K M G`), found {n}"
+            ),
         )),
     }
 }
@@ -301,25 +314,41 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         _ => {
             return Err(refuse(
                 "dim",
-                format!("{dim:?} is not a board size branan plays (7, 9, 11 or 13)"),
+                format!("branan does not play a board of size {dim:?} (only 7, 9, 11 or 13)"),
             ));
         }
     };
 
-    // Keys branan cannot play in any but their default (or an equivalent) value.
-    for (key, allowed, what) in [
-        ("kj", &["n"][..], "the king cannot jump"),
-        ("ber", &["n"][..], "berserk moves are not played"),
+    // Keys branan cannot play in any but their default value.
+    for (key, what, values) in [
+        ("kj", "king jumps", &["r", "j", "c"][..]),
+        ("ber", "berserk moves", &["c", "m"][..]),
     ] {
-        if let Some(v) = e.get(key)
-            && !allowed.contains(&v)
-        {
-            return Err(refuse(key, format!("{v:?} is not supported: {what}")));
+        match e.get(key) {
+            None | Some("n") => {}
+            Some(v) if values.contains(&v) => {
+                return Err(refuse(
+                    key,
+                    format!("branan does not play {what} (`{key}:{v}`); only `{key}:n`"),
+                ));
+            }
+            Some(v) => {
+                return Err(refuse(
+                    key,
+                    format!(
+                        "expected `n`{}, found {v:?}",
+                        values
+                            .iter()
+                            .map(|x| format!(", `{x}`"))
+                            .collect::<String>()
+                    ),
+                ));
+            }
         }
     }
     let speed = speeds(e.get("spd"))?;
     // Jumps of pieces branan does not have: any valid value is harmless.
-    for key in ["nj", "cj", "mj"] {
+    for key in ["nj", "cj", "mj", "gj"] {
         if let Some(v) = e.get(key)
             && !["n", "r", "j", "c"].contains(&v)
         {
@@ -337,7 +366,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         if !reentry_given && e.get(key).is_some() {
             return Err(refuse(
                 key,
-                "OpenTafl reads this list only together with `cenre` (write `cenre:tcnkTCNK`, its default, too)",
+                "branan does not play this list without `cenre`: OpenTafl's reader reads it only together with `cenre` (write `cenre:tcnkmgTCNKMG`, its default, too)",
             ));
         }
     }
@@ -412,6 +441,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     // Without a shieldwall, `swf` changes nothing (its syntax is still checked).
     let shieldwall_flanking = e.yes_no("swf", true)? || !shieldwall;
     let edge_forts = e.yes_no("efe", false)?;
+    let linnaean_capture = e.yes_no("linc", false)?;
 
     // The special squares: branan's throne is the centre (or there is none), its
     // corners the four corners where the king escapes to them, and none where he
@@ -425,7 +455,9 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         Some(_) => {
             return Err(refuse(
                 "cen",
-                format!("the throne is the centre square {centre}, or none (`cen:`)"),
+                format!(
+                    "branan does not play other centre squares: the throne is the centre square {centre}, or none (`cen:`)"
+                ),
             ));
         }
     };
@@ -443,14 +475,14 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         (Escape::Corners, Some(_)) => {
             return Err(refuse(
                 "cor",
-                "with corner escape the corners are the four corners",
+                "branan does not play other corner squares: with corner escape the corners are the four corners",
             ));
         }
         (Escape::Edges, Some(list)) if list.is_empty() => {}
         (Escape::Edges, _) => {
             return Err(refuse(
                 "cor",
-                "with edge escape branan has no corner squares (write `cor:`)",
+                "branan does not play corner squares with edge escape (write `cor:`)",
             ));
         }
     }
@@ -485,7 +517,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
                 return Err(refuse(
                     key,
                     format!(
-                        "the king must be able to reach the corners he escapes to (`{key}` without `K`{})",
+                        "branan does not play a king who cannot reach the corners he escapes to (`{key}` without `K`{})",
                         if key == "corre" {
                             "; with `cenre` given, an absent `corre` means no piece"
                         } else {
@@ -501,7 +533,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         if corners_stoppable.and(corre) != corners_stoppable {
             return Err(refuse(
                 "corre",
-                "soldiers that may stop on a corner but not re-enter one are not supported",
+                "branan does not play soldiers that may stop on a corner but not re-enter one",
             ));
         }
     }
@@ -623,6 +655,22 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
     } else {
         "starti"
     };
+    // OpenTafl's special pieces, named rather than taken for a malformed record.
+    if let Some(c) = start.chars().find(|c| "cnkmgCNMG".contains(*c)) {
+        let piece = match c.to_ascii_lowercase() {
+            'c' => "commanders",
+            'n' => "knights",
+            'm' => "mercenaries",
+            'g' => "guards",
+            _ => "a king of the attackers",
+        };
+        return Err(refuse(
+            start_key,
+            format!(
+                "branan does not play {piece} (`{c}` in the start): only taflmen (`t`, `T`) and the king (`K`)"
+            ),
+        ));
+    }
     let rules = RuleSet {
         name: e.get("name").map(|n| n.replace('_', " ")),
         size,
@@ -645,6 +693,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             shieldwall_corners,
             edge_forts,
             encirclement,
+            linnaean_capture,
         },
         squares,
         movement,
@@ -656,6 +705,12 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             RuleSetError::KingArmsUnarmed { .. } => "ka",
             RuleSetError::ShieldwallOption { .. } => "sw",
             RuleSetError::NameTooLong { .. } => "name",
+            RuleSetError::LinnaeanNeedsThrone => {
+                return refuse(
+                    "linc",
+                    "branan does not play Linnaean capture without a throne (`cen:`): the throne with the king on it is what the defender is captured against",
+                );
+            }
             RuleSetError::Movement { field, .. } => match *field {
                 "attacker_forts.squares" => "afor",
                 "defender_forts.squares" => "dfor",

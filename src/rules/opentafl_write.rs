@@ -142,7 +142,9 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
     if m.speed != SpeedLimits::NONE {
         let n = |x: Option<u8>| x.map_or(-1, i32::from);
         let (t, d, k) = (n(m.speed.attackers), n(m.speed.defenders), n(m.speed.king));
-        s.push_str(&format!(" spd:{t},-1,-1,-1,{d},-1,-1,{k},"));
+        // Twelve values, `t c n k m g T C N K M G`, as OpenTafl writes and reads
+        // them since it has mercenaries and guards.
+        s.push_str(&format!(" spd:{t},-1,-1,-1,-1,-1,{d},-1,-1,{k},-1,-1,"));
     }
     let mut reentry = false;
     for (key, fort, default) in [
@@ -190,6 +192,9 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
     }
     if rules.features.edge_forts {
         s.push_str(" efe:y");
+    }
+    if rules.plays_linnaean_capture() {
+        s.push_str(" linc:y");
     }
     s.push_str(" start:/");
     let ranks: Vec<&str> = rows.split('/').collect();
@@ -300,7 +305,7 @@ mod tests {
         );
         let written = to_string(&magpie).unwrap();
         assert!(
-            written.contains(" spd:-1,-1,-1,-1,-1,-1,-1,1, "),
+            written.contains(" spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, "),
             "{written}"
         );
         assert_eq!(

@@ -100,6 +100,10 @@ pub enum RuleSetError {
     KingArmsUnarmed { arms: &'static str },
     #[error("{field}: needs a shieldwall (shieldwall is false; leave {field} out or write true)")]
     ShieldwallOption { field: &'static str },
+    #[error(
+        "linnaean_capture: needs a throne (has_throne is false): the throne with the king on it is what the defender is captured against"
+    )]
+    LinnaeanNeedsThrone,
     #[error("name: {chars} characters is too long (at most {MAX_NAME_CHARS})")]
     NameTooLong { chars: usize },
     #[error("{field}: {message}")]
@@ -134,6 +138,7 @@ impl RuleSetError {
             RuleSetError::EdgeFortsNeedCorners => "edge_forts",
             RuleSetError::KingArmsUnarmed { .. } => "king_armed_as",
             RuleSetError::ShieldwallOption { field } => field,
+            RuleSetError::LinnaeanNeedsThrone => "linnaean_capture",
             RuleSetError::NameTooLong { .. } => "name",
             RuleSetError::Movement { field, .. } => field,
             RuleSetError::RegistryFull | RuleSetError::IdCollision { .. } => "",
@@ -240,6 +245,9 @@ impl RuleSet {
         if f.shieldwall && !f.shieldwall_corners {
             s.push_str(";shieldwall_corners=0");
         }
+        if self.plays_linnaean_capture() {
+            s.push_str(";linnaean_capture=1");
+        }
         write_movement(&mut s, &movement);
         s
     }
@@ -292,6 +300,9 @@ impl RuleSet {
                 }
             }
         }
+        if f.linnaean_capture && !self.squares.throne {
+            return Err(RuleSetError::LinnaeanNeedsThrone);
+        }
         self.movement
             .validate(self.size, self.escape, self.squares.throne)
             .map_err(|e| RuleSetError::Movement {
@@ -317,6 +328,16 @@ impl RuleSet {
             }
         }
         Ok(setup)
+    }
+
+    /// Whether Linnaean capture acts: asked for, with a throne that is not
+    /// hostile to defenders while occupied anyway (then every such capture is
+    /// an ordinary one).
+    pub(crate) fn plays_linnaean_capture(&self) -> bool {
+        let (_, squares) = self.played_movement_and_squares();
+        self.features.linnaean_capture
+            && squares.throne
+            && !squares.occupied_throne_hostile.defenders
     }
 
     /// The movement rules and the special squares as the built variant plays

@@ -103,6 +103,12 @@ pub struct Features {
     pub edge_forts: bool,
     /// The attackers win once no defender (nor the king) can reach the edge.
     pub encirclement: bool,
+    /// Linnaean capture: while the king stands on the throne with attackers on
+    /// three of its sides, an attacker closing on the defender on the fourth side
+    /// from the far side captures him against the throne. Meaningless (and
+    /// played as off) without a throne or where the occupied throne is hostile
+    /// to defenders anyway.
+    pub linnaean_capture: bool,
 }
 
 impl Features {
@@ -115,6 +121,7 @@ impl Features {
         shieldwall_corners: true,
         edge_forts: false,
         encirclement: false,
+        linnaean_capture: false,
     };
 
     /// Whether the king captures as the moving piece.

@@ -204,7 +204,8 @@ impl<W: Word> Position<W> {
         let prey_side = side.opponent() as usize;
         let anvils = hammers
             | (v.hostile_to[prey_side] & BitBoard(!occ))
-            | (v.occupied_hostile_to[prey_side] & BitBoard(occ));
+            | (v.occupied_hostile_to[prey_side] & BitBoard(occ))
+            | BitBoard(self.linnaean_anvil(side));
         let empty = g.board & BitBoard(!occ);
         let mut squares = BitBoard::EMPTY;
         for d in Direction::ALL {

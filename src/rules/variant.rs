@@ -232,7 +232,11 @@ impl<W: Word> Variant<W> {
             no_capture_limit,
             no_legal_moves,
             attackers_eliminated_wins,
-            features,
+            // Linnaean capture as played: off where it could never act.
+            features: Features {
+                linnaean_capture: rules.plays_linnaean_capture(),
+                ..features
+            },
             king_hammer: features.king_hammer(),
             king_anvil: features.king_anvil(),
             geometry,

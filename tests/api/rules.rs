@@ -373,6 +373,17 @@ fn malformed_rule_sets_get_located_client_problems() {
             None,
         ),
         (
+            "Linnaean capture without a throne",
+            {
+                let mut b = with("has_throne", json!(false));
+                b["rules"]["linnaean_capture"] = json!(true);
+                b
+            },
+            422,
+            "rules.linnaean_capture",
+            None,
+        ),
+        (
             "unknown king_armed_as",
             with("king_armed_as", json!("sword")),
             400,
@@ -407,6 +418,13 @@ fn malformed_rule_sets_get_located_client_problems() {
             422,
             "rules",
             Some("ber"),
+        ),
+        (
+            "Linnaean capture without a throne, as a string",
+            json!({"rules": format!("dim:7 cen: linc:y start:/{start}")}),
+            422,
+            "rules",
+            Some("linc"),
         ),
         (
             "15x15 string",

@@ -66,6 +66,10 @@ pub struct Rules {
     pub repetition_ignored: bool,
     /// The centre is a throne (else an ordinary square).
     pub throne: bool,
+    /// Linnaean capture: with the king on the throne and attackers on three of
+    /// its sides, an attacker arriving beyond the defender on the fourth side
+    /// captures him against the throne.
+    pub linnaean: bool,
     /// Whom the empty throne is hostile to: attackers, defenders, the king.
     pub empty_throne: [bool; 3],
     /// Whom the throne is hostile to while someone stands on it.
@@ -143,6 +147,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -171,6 +176,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -199,6 +205,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -227,6 +234,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, false],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -255,6 +263,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -283,6 +292,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -311,6 +321,7 @@ pub const RULES: [Rules; 7] = [
         repetition_wins: false,
         repetition_ignored: false,
         throne: true,
+        linnaean: false,
         empty_throne: [true, true, true],
         occupied_throne: [true, false, false],
         corner_hostile: [true, true, true],
@@ -423,6 +434,10 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
     let rules = Rules {
         moves,
         throne,
+        linnaean: match o.get("linnaean_capture") {
+            None => false,
+            Some(v) => v.as_bool().ok_or("linnaean_capture is not a boolean")?,
+        },
         empty_throne: hostility(
             "empty_throne_hostile",
             [true, true, king != KingRule::FourOrTwo],
@@ -928,6 +943,12 @@ impl Pos {
                 captured.push(q);
             }
         }
+        if mover == 'a'
+            && let Some(q) = self.linnaean(to)
+            && !captured.contains(&q)
+        {
+            captured.push(q);
+        }
         if self.rules.shieldwall && hammer {
             for q in self.shieldwall(to, mover) {
                 if !captured.contains(&q) {
@@ -953,6 +974,27 @@ impl Pos {
         self.side = if self.side == 'a' { 'd' } else { 'a' };
         captured.sort();
         captured
+    }
+
+    /// The defender an attacker arriving on `to` takes by Linnaean capture: the
+    /// king on the throne, attackers on three of its sides, the defender on the
+    /// fourth between `to` and the throne.
+    fn linnaean(&self, to: (usize, usize)) -> Option<(usize, usize)> {
+        let t = self.throne();
+        if !self.rules.linnaean || !self.rules.throne || self.at(t) != 'K' {
+            return None;
+        }
+        let sides: Vec<(usize, usize)> = DIRS.iter().filter_map(|&d| self.step(t, d)).collect();
+        if sides.iter().filter(|&&sq| self.at(sq) == 't').count() != 3 {
+            return None;
+        }
+        for d in DIRS {
+            let q = self.step(t, d)?;
+            if self.at(q) == 'T' && self.step(q, d) == Some(to) {
+                return Some(q);
+            }
+        }
+        None
     }
 
     /// The soldiers a shieldwall takes after `mover`'s piece arrived on `to`.

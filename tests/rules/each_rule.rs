@@ -1538,6 +1538,17 @@ fn an_empty_fortress_square_hostile_to_the_king_captures_him() {
     assert_eq!(end(&g), Some((Some(Side::Attackers), Reason::KingCaptured)));
 }
 
+/// A king whose four sides are all hostile already (three attackers, and the
+/// empty attacker fortress square `d5`, hostile to him, where attackers may
+/// stop) falls to the attacker that steps onto that square.
+#[test]
+fn the_king_falls_to_an_attacker_stepping_onto_a_square_hostile_to_him() {
+    let rules = "dim:7 afor:d5, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let mut g = custom_game(rules, "7/7/t6/2tKt2/3t3/7/7 a 0");
+    assert_eq!(play(&mut g, "a5-d5"), ["d4"]);
+    assert_eq!(end(&g), Some((Some(Side::Attackers), Reason::KingCaptured)));
+}
+
 /// Soldiers allowed on the throne (`cens:tK`) stop there; a partial `cenp`
 /// keeps the defenders from crossing it.
 #[test]
@@ -1547,4 +1558,42 @@ fn soldiers_may_stop_on_the_throne_where_the_rules_say() {
     assert!(has_move(&g, "a4-d4") && has_move(&g, "a4-f4"));
     let g = custom_game(rules, "7/7/7/t5T/7/7/1K5 d 0");
     assert!(!has_move(&g, "g4-d4") && !has_move(&g, "g4-c4") && has_move(&g, "g4-e4"));
+}
+
+// ---------------------------------------------------------------- Linnaean capture
+
+/// OpenTafl's Tablut (Linnaean capture on): with the king on the throne and
+/// attackers on three of its sides, an attacker arriving beyond the defender on
+/// the fourth side captures him against the throne (which is hostile to nobody
+/// while occupied in these rules). With two attackers beside the throne, or
+/// without the rule, the same move takes nothing.
+///
+/// ```text
+///  7 t . . . . . . . .      a7-e7 takes e6 against the throne
+///  6 . . . . T . . . .
+///  5 . . . t K t . . .
+///  4 . . . . t . . . .
+///    a b c d e f g h i
+/// ```
+#[test]
+fn linnaean_capture_takes_the_defender_against_the_occupied_throne() {
+    let rules = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    let position = "9/9/t8/4T4/3tKt3/4t4/9/9/9 a 0";
+    let mut g = custom_game(rules, position);
+    assert_eq!(play(&mut g, "a7-e7"), ["e6"]);
+    assert_eq!(end(&g), None);
+    // The same move without the rule, in the preset and in OpenTafl's string.
+    let mut g = game("tablut", position);
+    assert_eq!(play(&mut g, "a7-e7"), Vec::<String>::new());
+    let mut g = custom_game(&rules.replace("linc:y", "linc:n"), position);
+    assert_eq!(play(&mut g, "a7-e7"), Vec::<String>::new());
+    // Two attackers beside the throne are not enough.
+    let mut g = custom_game(rules, "9/9/t8/4T4/3tK4/4t4/9/9/9 a 0");
+    assert_eq!(play(&mut g, "a7-e7"), Vec::<String>::new());
+    // Written back, the rule is `linc:y`.
+    let written = custom_game(rules, position)
+        .variant()
+        .opentafl()
+        .unwrap_or_default();
+    assert!(written.contains(" linc:y "), "{written}");
 }

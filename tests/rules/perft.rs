@@ -1,5 +1,6 @@
-//! Perft from the start positions: the table of docs/rules.md, and the two presets that
-//! share a start with a table preset.
+//! Perft from the start positions: the table of docs/rules.md, the two presets that
+//! share a start with a table preset, and OpenTafl's rules strings (its Tablut, and
+//! strings with every key written out) against the presets and OpenTafl's counts.
 
 use branan::rules::{AnyGame, AnyVariant, DEFENDERS_TO_MOVE, Piece, Side, piece_key};
 
@@ -157,4 +158,93 @@ fn finished_games_have_no_perft() {
     assert_eq!(game.perft(1), 0);
     assert!(game.divide(1).is_empty());
     assert_eq!(game.perft(0), 1);
+}
+
+// ---------------------------------------------------------------- OpenTafl's strings
+
+/// OpenTafl's built-in Tablut, as OpenTafl's serializer writes it: edge escape,
+/// the king strong on and beside the throne, which nobody crosses back onto,
+/// hostile to nobody while he sits on it (`cenh:`), and Linnaean capture.
+const OPENTAFL_TABLUT: &str = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+/// Every key of OpenTafl's notation specification written out (`starti` aside:
+/// a string has `start` or `starti`), for the `tablut` preset's rules as far as
+/// a rules string can say them: no no-capture limit, and the defenders do not
+/// win merely because no attacker is left.
+const TABLUT_IN_FULL: &str = "dim:9 name:Tablut esc:e surf:n atkf:y tfr:d ka:y ks:c kj:n nj:c cj:j mj:n gj:n spd:-1 cor: cen:e5, afor: dfor: corh:tcnkmgTCNKMG cenh:tcnkm cenhe:tcnkmgTCNKMG aforh:TCNKM dforh:tcnkm corp:K cenp:tcnkmgTCNKMG aforp:tcnkmgTCNKMG dforp:TCNKM cors:K cens:K afors:tcnkmgTCNKMG dfors:TCNKM corre:tcnkmgTCNKMG cenre:tcnkmgTCNKMG aforre:tcnkmgTCNKMG dforre:tcnkmgTCNKMG sw:n swf:y efe:n linc:n ber:n start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+/// The same for the `brandubh` preset.
+const BRANDUBH_IN_FULL: &str = "dim:7 name:Brandubh esc:c surf:n atkf:y tfr:d ka:y ks:w kj:n nj:c cj:j mj:n gj:n spd:-1 cor:a1,g1,a7,g7, cen:d4, afor: dfor: corh:tcnkmgTCNKMG cenh:tcnkm cenhe:tcnkmgTCNKMG aforh:TCNKM dforh:tcnkm corp:K cenp:tcnkmgTCNKMG aforp:tcnkmgTCNKMG dforp:TCNKM cors:K cens:K afors:tcnkmgTCNKMG dfors:TCNKM corre:tcnkmgTCNKMG cenre:tcnkmgTCNKMG aforre:tcnkmgTCNKMG dforre:tcnkmgTCNKMG sw:n swf:y efe:n linc:n ber:n start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+fn opentafl_game(rules: &str) -> AnyGame {
+    branan::rules::opentafl::parse(rules)
+        .unwrap_or_else(|e| panic!("{rules}: {e}"))
+        .build()
+        .unwrap_or_else(|e| panic!("{rules}: {e}"))
+        .start_position()
+        .game()
+}
+
+fn perfts(game: &AnyGame, depth: u32) -> Vec<u64> {
+    (1..=depth).map(|d| game.perft(d)).collect()
+}
+
+// OpenTafl's Tablut differs from the `tablut` preset in the king's return to the
+// throne (first possible on ply 6), encirclement (not within 4 plies), the
+// no-capture limit, and Linnaean capture, which needs three attackers beside
+// the throne (three defenders leave on plies 2, 4 and 6 at the earliest). Its
+// count to depth 4 is the preset's, and OpenTafl's own (its move generator and
+// game-end rules, counted the same way: 80; 4,400; 353,200; 19,913,864).
+#[test]
+fn opentafl_tablut_counts_as_the_preset_and_as_opentafl() {
+    let game = opentafl_game(OPENTAFL_TABLUT);
+    assert!(!game.variant().is_preset());
+    assert!(game.variant().rule_set().features.linnaean_capture);
+    assert_eq!(perfts(&game, 4), TABLUT);
+}
+
+/// The rules strings with every key written out differ from their presets only
+/// in what a rules string cannot say (the no-capture limit, a win by taking
+/// every attacker), which cannot act in the first plies: they count as the
+/// presets do.
+#[test]
+fn rules_strings_with_every_key_count_as_the_presets() {
+    for (text, id, depth) in [
+        (TABLUT_IN_FULL, "tablut", 3),
+        (BRANDUBH_IN_FULL, "brandubh", 4),
+    ] {
+        let game = opentafl_game(text);
+        let preset = start(id);
+        assert_eq!(perfts(&game, depth), perfts(&preset, depth), "{id}");
+    }
+}
+
+/// A position one attacker move away from a Linnaean capture (e8-e7 takes e6
+/// against the throne, the king on it beside d5, f5 and e4), counted with and
+/// without the rule. The counts are OpenTafl's own for the same strings.
+///
+/// ```text
+///  9 . . . t t t . . .
+///  8 . . . . t . . . .
+///  7 . . T . . . T . .
+///  6 t . . . T . . . t
+///  5 t t . t K t . t t
+///  4 t . . . t . . . t
+///  3 . . . . T . . . .
+///  2 . . . . t . . . .
+///  1 . . . t t t . . .
+///    a b c d e f g h i
+/// ```
+#[test]
+fn linnaean_capture_counts_as_in_opentafl() {
+    let start = "start:/3ttt3/4t4/4T4/t3t3t/tt1tKt1tt/t3T3t/2T3T2/4t4/3ttt3/";
+    for (linc, counts) in [("y", [103, 4_143, 424_436]), ("n", [103, 4_148, 424_658])] {
+        let rules = OPENTAFL_TABLUT
+            .replace("linc:y", &format!("linc:{linc}"))
+            .replace(
+                OPENTAFL_TABLUT.split(' ').next_back().unwrap_or_default(),
+                start,
+            );
+        assert_eq!(perfts(&opentafl_game(&rules), 3), counts, "linc:{linc}");
+    }
 }

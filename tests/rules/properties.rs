@@ -669,6 +669,9 @@ struct RandomRules {
     king_arms: u8,
     shieldwall_flanking: bool,
     shieldwall_corners: bool,
+    /// Linnaean capture (only with a throne; then, a third of the time, the king
+    /// starts on it beside three attackers and a defender).
+    linnaean: bool,
     /// Movement rules other than the classic ones, half of the time.
     moves: Option<RandomMoves>,
 }
@@ -729,7 +732,7 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
             any::<bool>(),
         ),
         (any::<u8>(), any::<[bool; 9]>()),
-        (0u8..3, any::<bool>(), any::<bool>()),
+        (0u8..3, any::<bool>(), any::<bool>(), any::<bool>()),
         random_moves(),
     )
         .prop_map(|(a, b, c, d, moves)| RandomRules {
@@ -739,6 +742,8 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
             king_arms: if b.0[0] { d.0 } else { 0 },
             shieldwall_flanking: d.1 || !b.0[1],
             shieldwall_corners: d.2 || !b.0[1],
+            // Linnaean capture needs a throne (refused otherwise).
+            linnaean: d.3 && c.0 % 4 != 0,
             // Mostly a throne, as most rule sets have; a quarter without.
             throne: c.0 % 4 != 0,
             hostility: c.1,
@@ -807,6 +812,25 @@ impl RandomRules {
             .collect();
         let (kf, kr) = squares[usize::from(self.king) % squares.len()];
         board[kr][kf] = 'K';
+        if self.linnaean && self.king % 3 == 0 {
+            // The king on the throne, attackers on three of its sides and a
+            // defender on the fourth: one move from a Linnaean capture.
+            board[kr][kf] = '.';
+            let c = n / 2;
+            board[c][c] = 'K';
+            let sides = [(c, c + 1), (c + 1, c), (c, c - 1), (c - 1, c)];
+            let defender = usize::from(self.king / 3) % 4;
+            for (i, &(file, rank)) in sides.iter().enumerate() {
+                let piece = if i == defender { 'T' } else { 't' };
+                let kind = usize::from(piece == 'T');
+                let barred = self.forts().iter().enumerate().any(|(f, squares)| {
+                    squares.contains(&(file, rank)) && !self.fort_flag(f, 6 + kind)
+                });
+                if !barred {
+                    board[rank][file] = piece;
+                }
+            }
+        }
         let rows: Vec<String> = (0..n)
             .rev()
             .map(|rank| {
@@ -881,6 +905,7 @@ impl RandomRules {
                 shieldwall_corners: self.shieldwall_corners,
                 edge_forts: self.edge_forts,
                 encirclement: self.encirclement,
+                linnaean_capture: self.linnaean,
             },
             squares: SpecialSquares {
                 throne: self.throne,
@@ -1066,6 +1091,7 @@ impl RandomRules {
             "edge_forts": self.edge_forts,
             "encirclement": self.encirclement,
             "has_throne": self.throne,
+            "linnaean_capture": self.linnaean,
             "empty_throne_hostile": self.hostility_json(0),
             "occupied_throne_hostile": self.hostility_json(3),
             "corners_hostile": self.hostility_json(6),
@@ -1092,6 +1118,83 @@ proptest! {
         let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
         agree_along_a_game_in_any(variant, pos, seed, plies, shuffle)?;
     }
+}
+
+proptest! {
+    #![proptest_config(config(96))]
+
+    /// Linnaean capture where it can act at once: random rule sets with it on,
+    /// the king on the throne beside three attackers and a defender, the
+    /// attackers to move, no shieldwall. Every move's captures agree with the
+    /// reference's, and the squares the search takes for capturing ones are
+    /// exactly the destinations of the moves that capture a soldier.
+    #[test]
+    fn linnaean_captures_agree(r in random_rules(), side in 0u8..4) {
+        let r = RandomRules {
+            linnaean: true,
+            throne: true,
+            king: side * 3,
+            defenders_first: false,
+            // A shieldwall taken by any move falls wherever the move goes: the
+            // capture squares do not list it.
+            shieldwall: false,
+            shieldwall_flanking: true,
+            shieldwall_corners: true,
+            ..r
+        };
+        let variant = match r.rule_set().build() {
+            Ok(v) => v,
+            Err(RuleSetError::StartOver { .. }) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{r:?}: {e}"))),
+        };
+        let (rules, start) = reference::from_object(&r.object()).map_err(TestCaseError::fail)?;
+        let pos = reference::parse(rules, &start).map_err(TestCaseError::fail)?;
+        match variant {
+            AnyVariant::Small(v) => every_move_agrees(v, pos)?,
+            AnyVariant::Narrow(v) => every_move_agrees(v, pos)?,
+            AnyVariant::Wide(v) => every_move_agrees(v, pos)?,
+        }
+    }
+}
+
+/// Every legal move of `start` captures what the reference's does, and the
+/// capture squares of the side to move are the moves that capture a soldier.
+fn every_move_agrees<W: BoardWord>(
+    v: &'static Variant<W>,
+    start: reference::Pos,
+) -> Result<(), TestCaseError> {
+    let text = start.format();
+    let pos = Position::parse(v, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    if pos.is_decided() {
+        return Ok(());
+    }
+    let simple = reference::Game::new(start);
+    let theirs_moves = simple.moves();
+    let targets = pos.capture_squares(pos.side_to_move());
+    let (mut capturing, mut listed) = (0, 0);
+    for &m in pos.legal_moves().iter() {
+        let (_, caps) = pos
+            .play(m)
+            .map_err(|e| TestCaseError::fail(format!("{m}: {e}")))?;
+        let mut ours: Vec<String> = caps.map(|s| s.to_string()).collect();
+        ours.sort();
+        let r_move = *theirs_moves
+            .iter()
+            .find(|&&rm| reference::move_name(rm) == m.to_string())
+            .ok_or_else(|| TestCaseError::fail(format!("{text}: {m} not in the reference")))?;
+        let mut g = simple.clone();
+        let mut theirs: Vec<String> = g
+            .play(r_move)
+            .into_iter()
+            .map(reference::square_name)
+            .collect();
+        theirs.sort();
+        prop_assert_eq!(&ours, &theirs, "captures of {} in {} ({})", m, text, v.id);
+        capturing += usize::from(caps.into_iter().any(|sq| Some(sq) != pos.king()));
+        listed += usize::from(targets.contains(m.to));
+    }
+    prop_assert_eq!(listed, capturing, "capture squares in {} ({})", text, v.id);
+    Ok(())
 }
 
 proptest! {

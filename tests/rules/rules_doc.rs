@@ -2,13 +2,14 @@
 //! drift from the engine. A diagram is a fenced block marked `tafl`:
 //!
 //! ```text
-//! <preset> <position string>
+//! <preset>[+<rule>] <position string>
 //! <the board, one line per rank from the top, then the file letters>
 //! [in <preset>, ]<moves separated by spaces | as given>: <what happens>
 //! ```
 //!
-//! Each line after the board starts again from the block's position (in the block's
-//! preset, or the one named after `in`). What happens is `illegal` (the last move is
+//! `<preset>+<rule>` is the preset with one more rule switched on (a boolean field of
+//! the rule object, e.g. `tablut+linnaean_capture`). Each line after the board starts
+//! again from the block's position (in the block's rules, or those named after `in`). What happens is `illegal` (the last move is
 //! refused), or `no capture` / `captures d5, e6` (by the last move) then `; ` and the
 //! state of the game: `game goes on`, `attackers win (<reason>)`, `defenders win
 //! (<reason>)` or `draw (<reason>)`. After `as given` only the state is written.
@@ -18,6 +19,16 @@ use branan::rules::{AnyGame, AnyPosition, AnyVariant, Side, Square};
 const DOC: &str = include_str!("../../docs/rules.md");
 
 fn variant(id: &str) -> AnyVariant {
+    if let Some((preset, rule)) = id.split_once('+') {
+        let mut rules = variant(preset).rule_set();
+        match rule {
+            "linnaean_capture" => rules.features.linnaean_capture = true,
+            _ => panic!("docs/rules.md names an unknown rule {rule}"),
+        }
+        return rules
+            .build()
+            .unwrap_or_else(|e| panic!("docs/rules.md: {id}: {e}"));
+    }
     AnyVariant::by_id(id).unwrap_or_else(|| panic!("docs/rules.md names an unknown preset {id}"))
 }
 

@@ -66,7 +66,7 @@ fn opentafl_builtin_variants() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 15);
+    assert_eq!(checked, 20);
     // The relaxed-shieldwall Copenhagen plays: its perft to depth 3 is the
     // preset's, 806,344 (no shieldwall can form that early).
     let relaxed = data
@@ -558,6 +558,89 @@ fn keys_still_refused_name_the_key() {
     }
     let e = opentafl::parse("dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3c3/3t3/").unwrap_err();
     assert_eq!(e.key(), "start");
+}
+
+/// Every key of OpenTafl's notation specification (its rules-record grammar and
+/// its notes), in its order.
+const SPEC_KEYS: [&str; 41] = [
+    "dim", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "gj", "spd", "cor",
+    "cen", "afor", "dfor", "corh", "cenh", "cenhe", "aforh", "dforh", "corp", "cenp", "aforp",
+    "dforp", "cors", "cens", "afors", "dfors", "cenre", "corre", "aforre", "dforre", "sw", "swf",
+    "efe", "linc", "ber", "start", "starti",
+];
+
+/// Each key of the specification, with each value the specification gives it,
+/// is played, or refused naming an OpenTafl key and saying that branan does not
+/// play it; never taken for an unknown key. A key outside the specification is.
+#[test]
+fn every_key_of_the_specification_is_played_or_refused_as_not_played() {
+    let yes_no: &[&str] = &["y", "n"];
+    let jumps: &[&str] = &["n", "r", "j", "c"];
+    let lists: &[&str] = &["", "tcnkmgTCNKMG", "tTK", "K", "t", "T", "gG"];
+    let values = |key: &str| -> Vec<&str> {
+        match key {
+            "dim" => vec!["7", "15"],
+            "esc" => vec!["c", "e"],
+            "surf" | "atkf" | "swf" | "efe" | "linc" => yes_no.to_vec(),
+            "tfr" => vec!["i", "d", "w", "l"],
+            "ka" => vec!["y", "n", "a", "h"],
+            "ks" => vec!["s", "c", "m", "w", "y", "n"],
+            "kj" | "nj" | "cj" | "mj" | "gj" => jumps.to_vec(),
+            "spd" => vec![
+                "-1",
+                "4",
+                "3,4",
+                "1,1,1,1,1,1,1,2",
+                "1,1,1,1,1,1,1,1,1,2",
+                "1,1,1,1,1,1,1,1,1,2,1,1",
+            ],
+            "cor" => vec!["default", "", "a1,g1,a7,g7,", "a1,b1,"],
+            "cen" => vec!["default", "", "d4,", "a2,"],
+            "afor" => vec!["", "b6,"],
+            "dfor" => vec!["", "b2,"],
+            "sw" => vec!["n", "w", "s"],
+            "ber" => vec!["n", "c", "m"],
+            "start" => vec![
+                "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+                "/3t3/3c3/3T3/ttTKTtt/3T3/3g3/3t3/",
+            ],
+            "starti" => vec!["/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"],
+            _ => lists.to_vec(),
+        }
+    };
+    let mut played = 0;
+    let mut refused = 0;
+    for key in SPEC_KEYS {
+        assert!(opentafl::KEYS.contains(&key), "{key}");
+        for value in values(key) {
+            let text = match key {
+                "dim" => format!("dim:{value} start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"),
+                "start" | "starti" => format!("dim:7 {key}:{value}"),
+                // Alone, `corre`, `aforre` and `dforre` are read only with `cenre`.
+                _ => format!("dim:7 {key}:{value} {BRANDUB_START}"),
+            };
+            match opentafl::parse(&text) {
+                Ok(_) => played += 1,
+                Err(e) => {
+                    refused += 1;
+                    assert!(opentafl::KEYS.contains(&e.key()), "{text}: {e}");
+                    assert!(
+                        e.to_string().contains("branan does not play"),
+                        "{text}: {e}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        played > 100 && refused > 10,
+        "{played} played, {refused} refused"
+    );
+    // `name`, written by OpenTafl's serializer, is a key too; anything else is not.
+    assert!(opentafl::parse(&format!("dim:7 name:My_rules {BRANDUB_START}")).is_ok());
+    let e = opentafl::parse(&format!("dim:7 foo:y {BRANDUB_START}")).unwrap_err();
+    assert_eq!(e.key(), "foo");
+    assert!(e.to_string().contains("not a key"), "{e}");
 }
 
 /// OpenTafl's Magpie and Foteviken Tablut read from their rules strings play as
