@@ -1,5 +1,6 @@
 //! `branan review`: a game judged move by move, as an annotated game score or as
-//! the NDJSON lines of `POST /v1/review`.
+//! the NDJSON lines of `POST /v1/review`; the game a move list under `--variant`
+//! or `--rules`, or a game record (OpenTafl's `.otg`, hnefatafl.org's PGN).
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -13,13 +14,14 @@ use crate::json::analyze::ScoreDto;
 use crate::json::problem::Problem;
 use crate::json::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
 use crate::json::rule_object::RulesInput;
+use crate::record::{Format, Record};
 use crate::review::PlyReview;
 use crate::search::Searcher;
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// Preset id.
-    #[arg(long, required_unless_present = "rules", conflicts_with = "rules")]
+    /// Preset id (not with a game record, which names its rules).
+    #[arg(long, conflicts_with = "rules")]
     pub variant: Option<String>,
     /// A rule set instead of a preset: an OpenTafl rules string, or a rule object
     /// in JSON (as `GET /v1/variants/{id}` answers it).
@@ -37,7 +39,9 @@ pub struct ReviewArgs {
     /// Write the NDJSON lines of `POST /v1/review` (one per ply, then the summary).
     #[arg(long)]
     pub json: bool,
-    /// The file of moves (default: stdin), separated by spaces or newlines.
+    /// The file of moves (default: stdin), separated by spaces or newlines; or a
+    /// game record, OpenTafl's (`.otg`) or hnefatafl.org's PGN, which gives the
+    /// rules, the start and the moves.
     pub file: Option<PathBuf>,
 }
 
@@ -77,6 +81,59 @@ fn ply_line(p: &PlyDto) -> String {
     line
 }
 
+/// The review asked for: a game record's rules, start and moves, or the moves of
+/// the text under `--variant` or `--rules`.
+fn request(args: &ReviewArgs, text: &str) -> Result<ReviewRequest, String> {
+    if Format::detect(text).is_some() {
+        if args.variant.is_some() || args.rules.is_some() || args.position.is_some() {
+            return Err(
+                "a game record names its own rules and start: give no --variant, --rules or --position"
+                    .to_owned(),
+            );
+        }
+        let record = Record::read(text).map_err(|e| format!("the game record: {e}"))?;
+        let variant = record.variant;
+        let (id, rules) = if variant.is_preset() {
+            (Some(variant.id().to_owned()), None)
+        } else {
+            let rules = variant.opentafl().ok_or_else(|| {
+                "the game record's rules cannot be sent as an OpenTafl rules string".to_owned()
+            })?;
+            (None, Some(RulesInput::Text(rules)))
+        };
+        return Ok(ReviewRequest {
+            variant: id,
+            rules,
+            position: Some(record.start.to_string()),
+            moves: record.moves.iter().map(|m| m.mv.to_string()).collect(),
+            time_ms: args.time_ms,
+            depth: args.depth,
+            level: None,
+        });
+    }
+    if args.variant.is_none() && args.rules.is_none() {
+        return Err(
+            "give --variant or --rules, or a game record (OpenTafl's or hnefatafl.org's PGN)"
+                .to_owned(),
+        );
+    }
+    let rules = args
+        .rules
+        .as_deref()
+        .map(RulesInput::from_query)
+        .transpose()
+        .map_err(|e| Problem::from(&e).detail)?;
+    Ok(ReviewRequest {
+        variant: args.variant.clone(),
+        rules,
+        position: args.position.clone(),
+        moves: text.split_whitespace().map(str::to_owned).collect(),
+        time_ms: args.time_ms,
+        depth: args.depth,
+        level: None,
+    })
+}
+
 pub fn run(args: &ReviewArgs) -> ExitCode {
     let mut text = String::new();
     let read = match &args.file {
@@ -87,26 +144,12 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         eprintln!("branan review: cannot read the moves: {e}");
         return ExitCode::FAILURE;
     }
-    let rules = match args
-        .rules
-        .as_deref()
-        .map(RulesInput::from_query)
-        .transpose()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("branan review: {}", Problem::from(&e).detail);
+    let req = match request(args, &text) {
+        Ok(req) => req,
+        Err(message) => {
+            eprintln!("branan review: {message}");
             return ExitCode::from(2);
         }
-    };
-    let req = ReviewRequest {
-        variant: args.variant.clone(),
-        rules,
-        position: args.position.clone(),
-        moves: text.split_whitespace().map(str::to_owned).collect(),
-        time_ms: args.time_ms,
-        depth: args.depth,
-        level: None,
     };
     // The server's limits per analysis, without its budget for a whole review: the
     // command's user pays for the time asked.

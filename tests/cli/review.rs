@@ -135,3 +135,29 @@ fn a_walk_into_a_loss_and_a_missed_win_at_their_ply() {
     );
     assert!(lines[3].contains("missed_win (best c1-a1 #1)"), "{out}");
 }
+
+#[test]
+fn reviews_a_game_record() {
+    let record = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/records/opentafl-brandub.otg"
+    );
+    let (ok, out, err) = review(&[record, "--depth", "2"], "");
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    // Its twenty moves, the first the attackers' d2-e2, then the summary.
+    assert!(lines[0].starts_with("  1. attackers d2-e2"), "{out}");
+    assert!(lines[19].starts_with(" 20. defenders f3-f2"), "{out}");
+    assert!(out.contains("defenders accuracy"), "{out}");
+    // A record names its own rules.
+    let (ok, _, err) = review(&["--variant", "brandubh", record], "");
+    assert!(!ok);
+    assert!(err.contains("names its own rules"), "{err}");
+    // A record that breaks the rules is refused with the move.
+    let (ok, _, err) = review(&["--depth", "1"], "[Event \"x\"]\n\n1. h1h3 a1a2\n");
+    assert!(!ok);
+    assert!(
+        err.contains("line 3, move 1 (defenders, \"a1a2\")"),
+        "{err}"
+    );
+}
