@@ -115,8 +115,9 @@ mod tests {
     }
 
     /// The keys of every value the API can answer, read from the spec: each enum's
-    /// values (`reason.edge_fort`, `king_capture.weak`...), the winners, each
-    /// problem type, and each preset's name and summary.
+    /// values (`reason.edge_fort`, `king_capture.weak`...), what is said of each
+    /// side (the winner, a forced result), each problem type, and each preset's name
+    /// and summary. The browser test checks that none of them reaches the page raw.
     fn keys_the_api_needs() -> Vec<String> {
         let spec = serde_json::to_value(crate::api::openapi::spec()).expect("the spec as JSON");
         let schemas = spec["components"]["schemas"]
@@ -134,8 +135,10 @@ mod tests {
             for prefix in ["win", "result", "wins_in", "who"] {
                 keys.push(format!("{prefix}.{side}"));
             }
+            // A forced result one move away has its own wording.
+            keys.push(format!("wins_in.{side}#1"));
         }
-        keys.push("draw".to_owned());
+        keys.extend(["draw".to_owned(), "result.draw".to_owned()]);
         let types = schemas["Problem"]["properties"]["type"]["enum"]
             .as_array()
             .expect("the problem types");
