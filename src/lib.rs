@@ -12,6 +12,7 @@
 //! - `json` (feature `server`): the JSON forms of requests and answers, shared by the
 //!   HTTP service and the command line, and the problem document of every refusal.
 //! - `api` (feature `server`): the HTTP service.
+//! - `otep` (feature `server`): the engine for OpenTafl (its engine protocol).
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
 
@@ -31,6 +32,9 @@ pub mod json;
 
 #[cfg(feature = "server")]
 pub mod api;
+
+#[cfg(feature = "server")]
+pub mod otep;
 
 #[cfg(feature = "server")]
 pub mod cli;
