@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod fit;
+mod htp;
 mod lab;
 mod openapi;
 mod perft;
@@ -54,6 +55,9 @@ pub enum Command {
     Review(review::ReviewArgs),
     /// Fit each preset's win-chance curve on games written by `match`.
     FitWinChance(fit::FitArgs),
+    /// Play as an engine of the Hnefatafl Text Protocol (hnefatafl.org's engine
+    /// protocol) on stdin and stdout, or on a driver's TCP port.
+    Htp(htp::HtpArgs),
     /// Tune the evaluation's weights on games written by `match` (Texel's method)
     /// and print them; the weights in use are not changed.
     TuneEval(tune::TuneArgs),
@@ -71,6 +75,7 @@ pub fn run() -> ExitCode {
         Some(Command::Review(args)) => review::run(&args),
         Some(Command::FitWinChance(args)) => fit::run(&args),
         Some(Command::TuneEval(args)) => tune::run(&args),
+        Some(Command::Htp(args)) => htp::run(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

@@ -3,6 +3,7 @@
 
 #![cfg(feature = "server")]
 
+mod htp;
 mod perft;
 mod pipe;
 mod review;
