@@ -11,6 +11,8 @@
 //!   cache, analyses, batches and reviews).
 //! - `json` (feature `server`): the JSON forms of requests and answers, shared by the
 //!   HTTP service and the command line, and the problem document of every refusal.
+//! - `htp` (feature `server`): the Hnefatafl Text Protocol, branan as an engine
+//!   for hnefatafl.org's tools.
 //! - `api` (feature `server`): the HTTP service.
 //! - `otep` (feature `server`): the engine for OpenTafl (its engine protocol).
 //! - `cli` (feature `server`): the `branan` command line.
@@ -29,6 +31,9 @@ pub mod analysis;
 
 #[cfg(feature = "server")]
 pub mod json;
+
+#[cfg(feature = "server")]
+pub mod htp;
 
 #[cfg(feature = "server")]
 pub mod api;

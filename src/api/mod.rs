@@ -4,15 +4,14 @@
 //! # Adding an endpoint
 //!
 //! Write the handler with `#[utoipa::path(...)]` and an actix method macro
-//! (`#[post("/v1/...")]`) in a module of its own, give the module a
+//! (`#[post("/v1/...")]`) in a module of its own under [`mod@routes`], give the module a
 //! `pub fn configure(cfg: &mut ServiceConfig)` that calls `cfg.service(handler)`, and
-//! add one line `.configure(your_module::configure)` to [`routes`]. The spec, the 405
-//! answers (`Allow`) and the metrics follow by themselves. Shared state goes in
-//! [`AppState`] (one field; it is cloned into every worker). Take a game from a
+//! add one line `.configure(routes::your_module::configure)` to [`fn@routes`]. The
+//! spec, the 405 answers (`Allow`) and the metrics follow by themselves. Shared state
+//! goes in [`AppState`] (`state.rs`; one field; it is cloned into every worker). Take a game from a
 //! request with [`crate::analysis::game::build_game`]; return [`error::ApiError`] for
 //! refusals.
 
-pub mod analyze;
 pub mod body_timeout;
 pub mod compress;
 pub mod config;
@@ -23,14 +22,11 @@ pub mod head;
 pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
-pub mod review;
 pub mod routes;
-pub mod stream;
+pub mod state;
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use actix_cors::Cors;
@@ -46,51 +42,11 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub use config::ServerConfig;
 pub use error::{ApiError, Problem};
+pub use state::AppState;
 
-use crate::analysis::{AnalysisService, Limits};
 use crate::json::problem::FormError;
 use error::normalize_errors;
-use metrics::Metrics;
 use openapi::RouteTable;
-
-/// What every handler can reach (as `web::Data<AppState>`). Built once per process
-/// and cloned into each worker, so everything shared is behind an `Arc`.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    pub config: Arc<ServerConfig>,
-    pub metrics: Arc<Metrics>,
-    /// `/readyz` answers 503 while this is false.
-    pub ready: Arc<AtomicBool>,
-    /// The search pool, the evaluation cache and the analysis limits.
-    pub analysis: Arc<AnalysisService>,
-    /// Per-client rate limits, when configured (shared by every worker).
-    pub rate_limiter: Option<Arc<ratelimit::RateLimiter>>,
-    /// Board pictures already drawn.
-    pub boards: Arc<routes::board::BoardCache>,
-}
-
-impl AppState {
-    pub fn new(config: ServerConfig) -> AppState {
-        let metrics = Arc::new(Metrics::new());
-        let analysis = Arc::new(AnalysisService::new(&config.service_settings()));
-        metrics::register_analysis(&metrics, &analysis);
-        AppState {
-            rate_limiter: config.rate_limiter().map(Arc::new),
-            config: Arc::new(config),
-            analysis,
-            metrics,
-            ready: Arc::new(AtomicBool::new(true)),
-            boards: Arc::new(routes::board::BoardCache::default()),
-        }
-    }
-
-    /// The request limits of the configuration.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            max_moves: self.config.max_moves,
-        }
-    }
-}
 
 /// Every documented endpoint. A new endpoint module is one `.configure(...)` line.
 pub fn routes(cfg: &mut ServiceConfig) {
@@ -102,10 +58,10 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::board::board_svg_route)
         .service(routes::health::healthz)
         .service(routes::health::readyz)
-        .service(metrics::metrics)
-        .configure(analyze::configure)
-        .configure(stream::configure)
-        .configure(review::configure);
+        .service(routes::metrics::metrics)
+        .configure(routes::analyze::configure)
+        .configure(routes::stream::configure)
+        .configure(routes::review::configure);
 }
 
 /// The routes registered outside the spec (the page and its assets, Swagger UI and

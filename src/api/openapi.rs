@@ -84,7 +84,7 @@ fn stream_event_schemas() -> Vec<(&'static str, serde_json::Value)> {
                 "bestmove",
                 "AnalyzeResponse",
                 "the analysis as `POST /v1/analyze` answers it, the final event",
-                Some(super::stream::END_ID),
+                Some(super::routes::stream::END_ID),
             ),
         ),
         (
@@ -127,8 +127,9 @@ pub fn finish(mut spec: Spec) -> Spec {
                 let RefOr::T(response) = response else {
                     continue;
                 };
-                if let Some(RefOr::T(content)) =
-                    response.content.get_mut(super::stream::EVENT_STREAM)
+                if let Some(RefOr::T(content)) = response
+                    .content
+                    .get_mut(super::routes::stream::EVENT_STREAM)
                 {
                     content.schema = Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
                         STREAM_EVENT,

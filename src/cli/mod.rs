@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod fit;
+mod htp;
 mod lab;
 mod openapi;
 mod otep;
@@ -58,6 +59,9 @@ pub enum Command {
     Otep(otep::OtepArgs),
     /// Fit each preset's win-chance curve on games written by `match`.
     FitWinChance(fit::FitArgs),
+    /// Play as an engine of the Hnefatafl Text Protocol (hnefatafl.org's engine
+    /// protocol) on stdin and stdout, or on a driver's TCP port.
+    Htp(htp::HtpArgs),
     /// Tune the evaluation's weights on games written by `match` (Texel's method)
     /// and print them; the weights in use are not changed.
     TuneEval(tune::TuneArgs),
@@ -76,6 +80,7 @@ pub fn run() -> ExitCode {
         Some(Command::FitWinChance(args)) => fit::run(&args),
         Some(Command::TuneEval(args)) => tune::run(&args),
         Some(Command::Otep(args)) => otep::run(&args),
+        Some(Command::Htp(args)) => htp::run(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

@@ -4,64 +4,57 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::analysis::{AnalysisError, Answer, Ask, GameParts, Prepared, Settings, prepare};
+use crate::analysis::{AnalysisError, Answer, Ask, Prepared, Settings, prepare};
 use crate::rules::{AnyGame, Move};
 use crate::search::{self, Iteration, Score};
 
 use super::dto::{PiecesDto, SideDto, StatusDto, game_fields, pieces};
 use super::problem::Problem;
-use super::rule_object::{RulesInput, RulesSchema};
+use super::request::game_body;
+use super::rule_object::RulesSchema;
 
-/// An analysis request.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"variant": "brandubh", "depth": 4}))]
-pub struct AnalyzeRequest {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[serde(default)]
-    #[schema(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
-    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
-    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
-    #[serde(default)]
-    #[schema(value_type = Option<RulesSchema>)]
-    pub rules: Option<RulesInput>,
-    /// The starting position (default: the preset's start).
-    #[serde(default)]
-    pub position: Option<String>,
-    /// Moves played from `position` before the analysis; repetition counts them.
-    #[serde(default)]
-    pub moves: Option<Vec<String>>,
-    /// Time budget in milliseconds (default 1,000 when neither `depth` nor `nodes`
-    /// is given; clamped to the server's maximum, 10,000 by default, which also
-    /// bounds depth- and node-limited searches).
-    #[serde(default)]
-    pub time_ms: Option<u64>,
-    /// Deepest iteration, in plies (clamped to the server's maximum). With `depth`
-    /// or `nodes` and no `time_ms`, the answer is deterministic (and cacheable).
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Node budget (clamped to the server's maximum).
-    #[serde(default)]
-    pub nodes: Option<u64>,
-    /// How many best lines to return in `lines`, 1 to 5 (default 1).
-    #[serde(default)]
-    pub multipv: Option<usize>,
-    /// Playing strength, 1 (beginner) to 10 (full strength, the default). Below 10
-    /// the search is bounded by a depth or a number of nodes (the same strength at
-    /// any time per move) and the move is chosen among the best lines at random,
-    /// weighted by score; a forced win is always played and a move that loses by
-    /// force never chosen while another does not.
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 10)]
-    pub level: Option<i64>,
-    /// Seed of a level's choice (0 to 2^53 - 1, default 0): the same request with
-    /// the same seed gives the same move whenever the level's own depth or node
-    /// bound stops the search before the time does.
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 9007199254740991_i64)]
-    pub seed: Option<i64>,
+game_body! {
+    /// An analysis request.
+    #[derive(Clone, Debug, Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    #[schema(example = json!({"variant": "brandubh", "depth": 4}))]
+    pub struct AnalyzeRequest {
+        /// The starting position (default: the preset's start).
+        #[serde(default)]
+        pub position: Option<String>,
+        /// Moves played from `position` before the analysis; repetition counts them.
+        #[serde(default)]
+        pub moves: Option<Vec<String>>,
+        /// Time budget in milliseconds (default 1,000 when neither `depth` nor `nodes`
+        /// is given; clamped to the server's maximum, 10,000 by default, which also
+        /// bounds depth- and node-limited searches).
+        #[serde(default)]
+        pub time_ms: Option<u64>,
+        /// Deepest iteration, in plies (clamped to the server's maximum). With `depth`
+        /// or `nodes` and no `time_ms`, the answer is deterministic (and cacheable).
+        #[serde(default)]
+        pub depth: Option<u32>,
+        /// Node budget (clamped to the server's maximum).
+        #[serde(default)]
+        pub nodes: Option<u64>,
+        /// How many best lines to return in `lines`, 1 to 5 (default 1).
+        #[serde(default)]
+        pub multipv: Option<usize>,
+        /// Playing strength, 1 (beginner) to 10 (full strength, the default). Below 10
+        /// the search is bounded by a depth or a number of nodes (the same strength at
+        /// any time per move) and the move is chosen among the best lines at random,
+        /// weighted by score; a forced win is always played and a move that loses by
+        /// force never chosen while another does not.
+        #[serde(default)]
+        #[schema(minimum = 1, maximum = 10)]
+        pub level: Option<i64>,
+        /// Seed of a level's choice (0 to 2^53 - 1, default 0): the same request with
+        /// the same seed gives the same move whenever the level's own depth or node
+        /// bound stops the search before the time does.
+        #[serde(default)]
+        #[schema(minimum = 0, maximum = 9007199254740991_i64)]
+        pub seed: Option<i64>,
+    }
 }
 
 /// A score from the side to move's point of view: `{"cp": n}` (100 = one soldier)
@@ -256,16 +249,6 @@ pub fn item_problem(index: usize, mut p: Problem) -> Problem {
 }
 
 impl AnalyzeRequest {
-    /// The game's parts.
-    pub fn game(&self) -> GameParts<'_, RulesInput> {
-        GameParts {
-            variant: self.variant.as_deref(),
-            rules: self.rules.as_ref(),
-            position: self.position.as_deref(),
-            moves: self.moves.as_deref().unwrap_or_default(),
-        }
-    }
-
     /// The limits and strength asked.
     pub fn ask(&self) -> Ask {
         Ask {

@@ -10,7 +10,8 @@ use crate::rules::{
     SpecialSquares, SpeedLimits, Square, SquareSet,
 };
 
-use super::rule_object::{RulesInput, RulesSchema};
+use super::request::{game_body, game_query};
+use super::rule_object::RulesSchema;
 use crate::analysis::game::squares;
 use crate::analysis::rule_set::Derived;
 
@@ -91,77 +92,57 @@ impl StatusDto {
     }
 }
 
-/// A game: the preset, a position and the moves played from it.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7"]}))]
-pub struct MovesRequest {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[serde(default)]
-    #[schema(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
-    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
-    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
-    #[serde(default)]
-    #[schema(value_type = Option<RulesSchema>)]
-    pub rules: Option<RulesInput>,
-    /// The position the moves start from, `<rows> <side> [<plies since capture>]`
-    /// (default: the preset's start). An OpenTafl position record is accepted too.
-    #[serde(default)]
-    #[schema(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
-    pub position: Option<String>,
-    /// Moves played from `position`, in order (`e7-e4`; `e7e4` and a capture suffix
-    /// `e7-e4xd4` are accepted). Repetition counts from `position`, which counts once.
-    #[serde(default)]
-    pub moves: Option<Vec<String>>,
+game_body! {
+    /// A game: the preset, a position and the moves played from it.
+    #[derive(Clone, Debug, Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    #[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7"]}))]
+    pub struct MovesRequest {
+        /// The position the moves start from, `<rows> <side> [<plies since capture>]`
+        /// (default: the preset's start). An OpenTafl position record is accepted too.
+        #[serde(default)]
+        #[schema(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
+        pub position: Option<String>,
+        /// Moves played from `position`, in order (`e7-e4`; `e7e4` and a capture suffix
+        /// `e7-e4xd4` are accepted). Repetition counts from `position`, which counts once.
+        #[serde(default)]
+        pub moves: Option<Vec<String>>,
+    }
 }
 
-/// A move to play after a game.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4"}))]
-pub struct PlayRequest {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[serde(default)]
-    #[schema(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
-    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
-    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
-    #[serde(default)]
-    #[schema(value_type = Option<RulesSchema>)]
-    pub rules: Option<RulesInput>,
-    /// The starting position (default: the preset's start).
-    #[serde(default)]
-    pub position: Option<String>,
-    /// Moves played from `position` before `move`.
-    #[serde(default)]
-    pub moves: Option<Vec<String>>,
-    /// The move to play, e.g. `e7-e4` (a capture suffix `xd4` is checked).
-    #[serde(rename = "move")]
-    #[schema(example = "e7-e4")]
-    pub mv: String,
+game_body! {
+    /// A move to play after a game.
+    #[derive(Clone, Debug, Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    #[schema(example = json!({"variant": "brandubh", "position": "4t2/7/7/2tK3/7/7/7 a 0", "move": "e7-e4"}))]
+    pub struct PlayRequest {
+        /// The starting position (default: the preset's start).
+        #[serde(default)]
+        pub position: Option<String>,
+        /// Moves played from `position` before `move`.
+        #[serde(default)]
+        pub moves: Option<Vec<String>>,
+        /// The move to play, e.g. `e7-e4` (a capture suffix `xd4` is checked).
+        #[serde(rename = "move")]
+        #[schema(example = "e7-e4")]
+        pub mv: String,
+    }
 }
 
-/// The query form of `/v1/moves`.
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct MovesQuery {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[param(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set instead of `variant`: an OpenTafl rules string, or a rule object as
-    /// URL-encoded JSON (at most 4,096 bytes).
-    pub rules: Option<String>,
-    /// The starting position (default: the preset's start); URL-encode it (spaces as
-    /// `%20` or `+`).
-    #[param(example = "4t2/7/7/2tK3/7/7/7 a 0")]
-    pub position: Option<String>,
-    /// Moves played from `position`, comma-separated (`e7-e6,d4-d5`).
-    #[param(example = "e7-e6,d4-d5")]
-    pub moves: Option<String>,
+game_query! {
+    /// The query form of `/v1/moves`.
+    #[derive(Clone, Debug, Deserialize, IntoParams)]
+    #[serde(deny_unknown_fields)]
+    #[into_params(parameter_in = Query)]
+    pub struct MovesQuery {
+        /// The starting position (default: the preset's start); URL-encode it (spaces as
+        /// `%20` or `+`).
+        #[param(example = "4t2/7/7/2tK3/7/7/7 a 0")]
+        pub position: Option<String>,
+        /// Moves played from `position`, comma-separated (`e7-e6,d4-d5`).
+        #[param(example = "e7-e6,d4-d5")]
+        pub moves: Option<String>,
+    }
 }
 
 /// One legal move and what it captures.

@@ -9,6 +9,7 @@
 //! - [`problem`]: the problem document, its types and the mapping of refusals.
 //! - [`body`]: a form read from JSON text or a JSON value.
 //! - [`rule_object`]: a request's own rules (`rules`), as sent.
+//! - [`request`]: the parts every request carrying a game shares, written once.
 //! - [`dto`]: the forms of a game, its rules and its legal moves.
 //! - [`moves`]: the legal moves' answer written straight to bytes.
 //! - [`analyze`]: the forms of an analysis and of a batch.
@@ -19,6 +20,7 @@ pub mod body;
 pub mod dto;
 pub mod moves;
 pub mod problem;
+pub mod request;
 pub mod review;
 pub mod rule_object;
 

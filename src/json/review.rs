@@ -5,53 +5,44 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::analysis::review::Summary;
-use crate::analysis::{
-    AnalysisError, GameParts, ReviewAsk, ReviewPlan, ReviewSettings, Settings, plan,
-};
+use crate::analysis::{AnalysisError, ReviewAsk, ReviewPlan, ReviewSettings, Settings, plan};
 use crate::review::{Class, PlyReview, SideSummary};
 use crate::search::Score;
 
 use super::analyze::{ENGINE, EngineDto, LimitsDto, ScoreDto};
 use super::dto::{SideDto, StatusDto, game_fields};
-use super::rule_object::{RulesInput, RulesSchema};
+use super::request::game_body;
+use super::rule_object::RulesSchema;
 
-/// A review request.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5"], "depth": 3}))]
-pub struct ReviewRequest {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[serde(default)]
-    #[schema(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set of the request's own instead of `variant`: an OpenTafl rules
-    /// string, or a rule object in the schema of `GET /v1/variants/{id}` (at most
-    /// 4,096 bytes). Exactly one of `variant` and `rules` is given.
-    #[serde(default)]
-    #[schema(value_type = Option<RulesSchema>)]
-    pub rules: Option<RulesInput>,
-    /// The position the game started from (default: the preset's start).
-    #[serde(default)]
-    pub position: Option<String>,
-    /// The game's moves, in order from `position` (at most the server's review
-    /// limit, 300 by default).
-    pub moves: Vec<String>,
-    /// Search time per position, in milliseconds (default 200 when `depth` is not
-    /// given; at most the server's maximum per analysis, 10,000 ms by default). The
-    /// positions times this may not exceed the server's review budget (120,000 ms
-    /// by default).
-    #[serde(default)]
-    pub time_ms: Option<u64>,
-    /// Deepest iteration per position (clamped to the server's maximum). Without
-    /// `time_ms` the review is deterministic; each position is then bounded in time
-    /// by the review budget shared out over the positions.
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// The reviewing engine's strength, 1 to 10 (default 10): a lower level searches
-    /// less (a depth or node bound), as in `POST /v1/analyze`.
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 10)]
-    pub level: Option<i64>,
+game_body! {
+    /// A review request.
+    #[derive(Clone, Debug, Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    #[schema(example = json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5"], "depth": 3}))]
+    pub struct ReviewRequest {
+        /// The position the game started from (default: the preset's start).
+        #[serde(default)]
+        pub position: Option<String>,
+        /// The game's moves, in order from `position` (at most the server's review
+        /// limit, 300 by default).
+        pub moves: Vec<String>,
+        /// Search time per position, in milliseconds (default 200 when `depth` is not
+        /// given; at most the server's maximum per analysis, 10,000 ms by default). The
+        /// positions times this may not exceed the server's review budget (120,000 ms
+        /// by default).
+        #[serde(default)]
+        pub time_ms: Option<u64>,
+        /// Deepest iteration per position (clamped to the server's maximum). Without
+        /// `time_ms` the review is deterministic; each position is then bounded in time
+        /// by the review budget shared out over the positions.
+        #[serde(default)]
+        pub depth: Option<u32>,
+        /// The reviewing engine's strength, 1 to 10 (default 10): a lower level searches
+        /// less (a depth or node bound), as in `POST /v1/analyze`.
+        #[serde(default)]
+        #[schema(minimum = 1, maximum = 10)]
+        pub level: Option<i64>,
+    }
 }
 
 /// A score and the win chance it means for the side it belongs to.
@@ -219,16 +210,6 @@ pub struct ReviewResponse {
 }
 
 impl ReviewRequest {
-    /// The game's parts.
-    pub fn game(&self) -> GameParts<'_, RulesInput> {
-        GameParts {
-            variant: self.variant.as_deref(),
-            rules: self.rules.as_ref(),
-            position: self.position.as_deref(),
-            moves: &self.moves,
-        }
-    }
-
     /// The work per position asked.
     pub fn ask(&self) -> ReviewAsk {
         ReviewAsk {

@@ -4,6 +4,7 @@
 
 #![cfg(feature = "server")]
 
+mod htp;
 mod otep;
 mod perft;
 mod pipe;

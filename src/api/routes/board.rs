@@ -12,6 +12,7 @@ use crate::analysis::game::{build_game, parse_move, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::json::problem::FormError;
+use crate::json::request::game_query;
 use crate::json::rule_object::RulesInput;
 use crate::render::{BoardOptions, MAX_SIZE, MIN_SIZE, board_svg};
 use crate::rules::{AnyVariant, Move};
@@ -23,37 +24,33 @@ pub const BOARD_CACHE: &str = "public, max-age=31536000, immutable";
 /// The most arrows one picture may carry.
 pub const MAX_ARROWS: usize = 16;
 
-/// The query of `/v1/board.svg`.
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct BoardQuery {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[param(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set instead of `variant`: an OpenTafl rules string, or a rule object as
-    /// URL-encoded JSON (at most 4,096 bytes).
-    pub rules: Option<String>,
-    /// The position (default: the preset's start); URL-encode it.
-    #[param(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
-    pub position: Option<String>,
-    /// Moves played from `position` before drawing, comma-separated (`d7-f7,d5-e5`).
-    #[param(example = "d7-f7,d5-e5")]
-    pub moves: Option<String>,
-    /// A move whose two squares are highlighted (default: the last of `moves`).
-    #[param(example = "d7-f7")]
-    pub last_move: Option<String>,
-    /// Arrows to draw, comma-separated moves (`f7-f5,e5-e6`), at most 16; the first
-    /// is drawn boldest.
-    #[param(example = "f7-f5,e5-e6")]
-    pub arrows: Option<String>,
-    /// Width and height in pixels, 64 to 2048 (default 360).
-    // Read as text so a refusal can name the field (the query decoder cannot).
-    #[param(value_type = Option<u32>, example = 360)]
-    pub size: Option<String>,
-    /// `true`: rank 1 at the top and file `a` on the right.
-    #[param(value_type = Option<bool>)]
-    pub flip: Option<String>,
+game_query! {
+    /// The query of `/v1/board.svg`.
+    #[derive(Clone, Debug, Deserialize, IntoParams)]
+    #[serde(deny_unknown_fields)]
+    #[into_params(parameter_in = Query)]
+    pub struct BoardQuery {
+        /// The position (default: the preset's start); URL-encode it.
+        #[param(example = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0")]
+        pub position: Option<String>,
+        /// Moves played from `position` before drawing, comma-separated (`d7-f7,d5-e5`).
+        #[param(example = "d7-f7,d5-e5")]
+        pub moves: Option<String>,
+        /// A move whose two squares are highlighted (default: the last of `moves`).
+        #[param(example = "d7-f7")]
+        pub last_move: Option<String>,
+        /// Arrows to draw, comma-separated moves (`f7-f5,e5-e6`), at most 16; the first
+        /// is drawn boldest.
+        #[param(example = "f7-f5,e5-e6")]
+        pub arrows: Option<String>,
+        /// Width and height in pixels, 64 to 2048 (default 360).
+        // Read as text so a refusal can name the field (the query decoder cannot).
+        #[param(value_type = Option<u32>, example = 360)]
+        pub size: Option<String>,
+        /// `true`: rank 1 at the top and file `a` on the right.
+        #[param(value_type = Option<bool>)]
+        pub flip: Option<String>,
+    }
 }
 
 /// Splits a comma-separated list; empty text is an empty list.

@@ -4,6 +4,7 @@
 use actix_web::http::header::{self, ContentType};
 use actix_web::{HttpResponse, get, post, web};
 
+use crate::analysis::BuiltGame;
 use crate::analysis::game::{build_game, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
@@ -12,24 +13,14 @@ use crate::api::extract::ApiJson;
 use crate::json::dto::{MovesQuery, MovesRequest, MovesResponse};
 use crate::json::moves as moves_json;
 use crate::json::rule_object::RulesInput;
-use crate::rules::AnyVariant;
 
 /// How long clients and caches may keep a GET answer: the rules of a preset do not
 /// change within a release, so the same query always has the same answer.
 pub const GET_CACHE: &str = "public, max-age=86400";
 
-/// Computes the answer of `/v1/moves` (a [`MovesResponse`], as JSON text).
-pub fn moves(
-    state: &AppState,
-    variant: AnyVariant,
-    position: Option<&str>,
-    moves: &[impl AsRef<str>],
-) -> Result<String, ApiError> {
-    let built = build_game(variant, position, moves, &state.limits())?;
-    Ok(moves_json::moves_response(
-        &built.game,
-        &built.game.legal_moves_with_captures(),
-    ))
+/// The answer of `/v1/moves` (a [`MovesResponse`], as JSON text).
+pub fn moves(built: &BuiltGame) -> String {
+    moves_json::moves_response(&built.game, &built.game.legal_moves_with_captures())
 }
 
 /// Legal moves after a game
@@ -108,10 +99,7 @@ pub async fn post_moves(
     state: web::Data<AppState>,
     body: ApiJson<MovesRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let req = body.0;
-    let list = req.moves.unwrap_or_default();
-    let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
-    let answer = moves(&state, variant, req.position.as_deref(), &list)?;
+    let answer = moves(&body.0.game().build(&state.limits())?);
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(answer))
@@ -153,7 +141,12 @@ pub async fn get_moves(
     };
     let rules = q.rules.as_deref().map(RulesInput::from_query).transpose()?;
     let variant = resolve_rules(q.variant.as_deref(), rules.as_ref())?;
-    let answer = moves(&state, variant, q.position.as_deref(), &list)?;
+    let answer = moves(&build_game(
+        variant,
+        q.position.as_deref(),
+        &list,
+        &state.limits(),
+    )?);
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .insert_header((header::CACHE_CONTROL, GET_CACHE))

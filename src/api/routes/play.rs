@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, post, web};
 
-use crate::analysis::game::{build_game, parse_move, play_move, resolve_rules};
+use crate::analysis::game::{parse_move, play_move};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
@@ -11,10 +11,8 @@ use crate::json::dto::{PlayRequest, PlayResponse, game_fields, pieces};
 
 /// Computes the answer of `/v1/play`.
 pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiError> {
-    let list = req.moves.as_deref().unwrap_or_default();
-    let variant = resolve_rules(req.variant.as_deref(), req.rules.as_ref())?;
-    let mut built = build_game(variant, req.position.as_deref(), list, &state.limits())?;
-    let mv = parse_move(variant, &req.mv, "move", None)?;
+    let mut built = req.game().build(&state.limits())?;
+    let mv = parse_move(built.variant, &req.mv, "move", None)?;
     let captures = play_move(&mut built.game, &mv, "move", None)?;
     let (position, to_move, status) = game_fields(&built.game);
     Ok(PlayResponse {

@@ -24,6 +24,7 @@ use crate::api::extract::ApiJson;
 use crate::api::{AppState, examples};
 use crate::json::analyze::{AnalyzeRequest, AnalyzeResponse, InfoEvent};
 use crate::json::problem::FormError;
+use crate::json::request::game_query;
 use crate::json::rule_object::RulesInput;
 
 /// The media type of the stream.
@@ -38,35 +39,31 @@ pub const END_ID: &str = "end";
 /// a vanished client is noticed by the failed write.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// The query form of `POST /v1/analyze/stream`.
-#[derive(Clone, Debug, Default, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct StreamQuery {
-    /// Preset id (see `GET /v1/variants`); or send `rules` instead.
-    #[param(example = "brandubh")]
-    pub variant: Option<String>,
-    /// A rule set instead of `variant`: an OpenTafl rules string, or a rule object as
-    /// URL-encoded JSON (at most 4,096 bytes).
-    pub rules: Option<String>,
-    /// The starting position (default: the preset's start); URL-encode it.
-    pub position: Option<String>,
-    /// Moves played from `position` before the analysis, comma-separated
-    /// (`d7-f7,d5-e5`).
-    #[param(example = "d7-f7,d5-e5")]
-    pub moves: Option<String>,
-    /// Time budget in milliseconds (as in `POST /v1/analyze`).
-    #[param(example = 2000)]
-    pub time_ms: Option<u64>,
-    /// Deepest iteration, in plies.
-    pub depth: Option<u32>,
-    /// Node budget.
-    pub nodes: Option<u64>,
-    /// How many best lines each event carries in `lines`, 1 to 5 (default 1).
-    pub multipv: Option<usize>,
-    /// Strength level, 1 to 10 (as in `POST /v1/analyze`; default 10, full strength).
-    pub level: Option<i64>,
-    /// Seed of a level's choice (as in `POST /v1/analyze`).
-    pub seed: Option<i64>,
+game_query! {
+    /// The query form of `POST /v1/analyze/stream`.
+    #[derive(Clone, Debug, Default, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    pub struct StreamQuery {
+        /// The starting position (default: the preset's start); URL-encode it.
+        pub position: Option<String>,
+        /// Moves played from `position` before the analysis, comma-separated
+        /// (`d7-f7,d5-e5`).
+        #[param(example = "d7-f7,d5-e5")]
+        pub moves: Option<String>,
+        /// Time budget in milliseconds (as in `POST /v1/analyze`).
+        #[param(example = 2000)]
+        pub time_ms: Option<u64>,
+        /// Deepest iteration, in plies.
+        pub depth: Option<u32>,
+        /// Node budget.
+        pub nodes: Option<u64>,
+        /// How many best lines each event carries in `lines`, 1 to 5 (default 1).
+        pub multipv: Option<usize>,
+        /// Strength level, 1 to 10 (as in `POST /v1/analyze`; default 10, full strength).
+        pub level: Option<i64>,
+        /// Seed of a level's choice (as in `POST /v1/analyze`).
+        pub seed: Option<i64>,
+    }
 }
 
 const PARAMETERS: &str =
