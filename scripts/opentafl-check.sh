@@ -12,7 +12,7 @@
 # (built if missing). Settings, all optional:
 #   VARIANT=Brandub     OpenTafl's name of the rules to play
 #   AI_SECONDS=5        OpenTafl's AI: thinking time a move
-#   MAIN_SECONDS=120    the clock: main time
+#   MAIN_SECONDS=120    the clock: main time (0, with no overtime: no clock)
 #   OVERTIME_SECONDS=10 OVERTIMES=3   the clock: overtime periods
 #   ANALYZE_AFTER=6     after this many plies, ask branan (as the analysis
 #                       engine) for `analyze 3 2` once a game (0: never)

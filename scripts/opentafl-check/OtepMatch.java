@@ -124,8 +124,11 @@ public class OtepMatch {
             boolean brananAttacks = n % 2 == 1;
             Watcher w = new Watcher();
             w.analyzeAfter = analyzeAfter;
-            TimeSpec ts = new TimeSpec(mainMs, overtimeMs, overtimes, 0);
-            Game g = new Game(rules, w, ts);
+            // No main time and no overtime: a game without a clock, as OpenTafl's
+            // UI starts one (no `clock` lines; branan uses its own move time).
+            Game g = (mainMs == 0 && (overtimeMs == 0 || overtimes == 0))
+                    ? new Game(rules, w)
+                    : new Game(rules, w, new TimeSpec(mainMs, overtimeMs, overtimes, 0));
             ExternalEnginePlayer external = new ExternalEnginePlayer();
             external.setEngineSpec(spec);
             Player local = new LocalAi();
