@@ -1,9 +1,10 @@
 //! The connection: lines from OpenTafl in, lines to it out, searches on a thread
 //! of their own so that the engine keeps reading while it thinks.
 //!
-//! While a search runs, a `clock` line is taken in as it comes; any other line
-//! stops the search first (its result is dropped: `finish`, `goodbye` and a new
-//! board make it moot) and is then handled. When the input ends, the search under
+//! While a search runs, `clock` and `hello` are taken in as they come, and a bad
+//! line is answered with its error; any other command stops the search first (its
+//! result is dropped: `finish`, `goodbye` and a new board make it moot) and is
+//! then handled. When the input ends, the search under
 //! way is finished and answered before the engine exits. Notes go to stderr;
 //! stdout carries the protocol only.
 
@@ -23,6 +24,8 @@ use super::session::{Action, JobKind, Options, Session};
 /// What the main loop hears about.
 enum Event {
     Line(String),
+    /// A line longer than [`MAX_LINE`].
+    TooLong,
     /// The input ended (or could not be read: the error).
     End(Option<io::Error>),
     /// A search ended: the engine back, and the result unless it was stopped.
@@ -79,6 +82,12 @@ pub fn serve(
         .name("otep-input".to_owned())
         .spawn(move || read_lines(input, &reader_tx))
         .map_err(DriverError::Thread)?;
+    // The greeting first: OpenTafl gives an engine five seconds to say hello.
+    for action in Session::greeting() {
+        if let Action::Send(line) = action {
+            send(out, &line)?;
+        }
+    }
     let mut driver = Driver {
         session: Session::new(options),
         searcher: Some(Box::new(Searcher::new(tt_mb))),
@@ -88,11 +97,12 @@ pub fn serve(
         tx,
         rx,
     };
-    for action in Session::greeting() {
-        driver.act(action, out)?;
-    }
     driver.run(out)
 }
+
+/// The longest line read (OpenTafl's longest, a rules string, is a few hundred
+/// bytes); a longer one is skipped to its end and answered with an error.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// Reads lines as bytes: a line that is not UTF-8 (OpenTafl sends US-ASCII) is
 /// read with its bad bytes replaced, and answered like any other bad line.
@@ -100,22 +110,47 @@ fn read_lines(mut input: impl BufRead, tx: &Sender<Event>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                if tx.send(Event::Line(line)).is_err() {
-                    return;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+        let event = match read_line(&mut input, &mut buf) {
+            Ok(None) => break,
+            Ok(Some(true)) => Event::Line(String::from_utf8_lossy(&buf).into_owned()),
+            Ok(Some(false)) => Event::TooLong,
             Err(e) => {
                 let _ = tx.send(Event::End(Some(e)));
                 return;
             }
+        };
+        if tx.send(event).is_err() {
+            return;
         }
     }
     let _ = tx.send(Event::End(None));
+}
+
+/// One line into `buf`: `None` at the end of the input, `Some(false)` for a line
+/// longer than [`MAX_LINE`] (read to its end and dropped).
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    let limit = MAX_LINE as u64 + 1;
+    loop {
+        match io::Read::take(&mut *input, limit).read_until(b'\n', buf) {
+            Ok(0) => return Ok(None),
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if buf.len() <= MAX_LINE || buf.ends_with(b"\n") {
+        return Ok(Some(true));
+    }
+    loop {
+        buf.clear();
+        match io::Read::take(&mut *input, limit).read_until(b'\n', buf) {
+            Ok(0) => return Ok(Some(false)),
+            Ok(_) if buf.ends_with(b"\n") => return Ok(Some(false)),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 struct Driver {
@@ -139,8 +174,13 @@ impl Driver {
         while let Some(event) = self.next() {
             match event {
                 Event::Line(line) => {
-                    let is_clock = matches!(parse(&line), Some(Ok(Command::Clock(_))));
-                    if !is_clock {
+                    // A blank or bad line, `hello` and `clock` leave the search
+                    // running; every other command changes what it was for.
+                    let keeps_search = !matches!(
+                        parse(&line),
+                        Some(Ok(cmd)) if !matches!(cmd, Command::Clock(_) | Command::Hello)
+                    );
+                    if !keeps_search {
                         self.stop_search();
                     }
                     for action in self.session.handle(&line) {
@@ -148,6 +188,11 @@ impl Driver {
                             self.stop_search();
                             return Ok(());
                         }
+                        self.act(action, out)?;
+                    }
+                }
+                Event::TooLong => {
+                    for action in self.session.too_long(MAX_LINE) {
                         self.act(action, out)?;
                     }
                 }
@@ -230,8 +275,8 @@ impl Driver {
             Action::Log(line) => log(&line),
             Action::Exit => {}
             Action::Search(job) => {
-                // A search never starts while another runs: every command but
-                // `clock` stops the running one first.
+                // A search never starts while another runs: the commands that
+                // start one stop the running one first.
                 self.stop_search();
                 let mut searcher = self.searcher.take().unwrap_or_else(|| {
                     Box::new(Searcher::new(crate::analysis::pool::TT_MB_PER_THREAD))

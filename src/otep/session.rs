@@ -81,6 +81,8 @@ pub enum SessionError {
     Analysis(AnalysisError),
     #[error("the game is over on the engine's board ({0}): it has no move to make")]
     NoMove(Outcome),
+    #[error("a line longer than {0} bytes")]
+    TooLong(usize),
 }
 
 impl SessionError {
@@ -209,6 +211,12 @@ impl Session {
                 Action::Send(e.line()),
             ],
         }
+    }
+
+    /// A line longer than `limit` bytes, dropped unread.
+    pub fn too_long(&self, limit: usize) -> Vec<Action> {
+        let e = SessionError::TooLong(limit);
+        vec![Action::Log(e.to_string()), Action::Send(e.line())]
     }
 
     fn table(&mut self, command: &'static str) -> Result<&mut Table, SessionError> {

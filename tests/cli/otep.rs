@@ -248,7 +248,22 @@ fn bad_lines_get_error_lines_and_the_engine_stays_up() {
         "follows",
     );
     expect_error(&mut e, b"opponent-move d2-c2\n", "0", "a position record");
-    // Still up, and still playing.
+    // A line past the limit is skipped to its end.
+    let mut long = vec![b'x'; branan::otep::driver::MAX_LINE + 10];
+    long.push(b'\n');
+    expect_error(&mut e, &long, "0", "longer than");
+    // Still up, and still playing; a bad line during the search leaves it be.
+    // (The error may come before or after the move: the search may be done first.)
+    e.send("play attackers\nfly");
+    let mut three: Vec<String> = (0..3).map(|_| e.recv()).collect();
+    let error = three
+        .iter()
+        .position(|l| l.starts_with("error "))
+        .expect("an error line");
+    assert!(three.remove(error).starts_with("error 0 unknown command"));
+    assert!(three[0].starts_with("status "), "{three:?}");
+    let mv = three[1].strip_prefix("move ").expect("a move");
+    play(&mut brandubh(), mv);
     let mv = e.play(Side::Attackers);
     play(&mut brandubh(), &mv);
     e.goodbye();
