@@ -8,7 +8,8 @@
 //            <main seconds> <overtime seconds> <overtimes> <analyze after plies>
 //            <records folder>
 // Games alternate sides: branan has the attackers in the odd games. Prints one
-// line per game (`game N: branan=<side> result=<...> plies=<n> clock=<...>`),
+// line per game (`game N: branan=<side> result=<...> plies=<n> out-of-time=<side>
+// clock-left=<...>`),
 // and every status line OpenTafl shows (branan's `status` and `analysis`
 // lines arrive there).
 
@@ -143,6 +144,16 @@ public class OtepMatch {
             String left = clock == null ? "none" :
                     "attackers " + clock.getClockEntry(g.getCurrentState().getAttackers()).toString()
                     + ", defenders " + clock.getClockEntry(g.getCurrentState().getDefenders()).toString();
+            // The side whose clock ran out, from the clocks themselves: OpenTafl
+            // names the side to move when its clock thread notices, which is the
+            // wrong one when the late move was played meanwhile.
+            String outOfTime = "none";
+            if (clock != null) {
+                GameClock.ClockEntry a = clock.getClockEntry(g.getCurrentState().getAttackers());
+                GameClock.ClockEntry d = clock.getClockEntry(g.getCurrentState().getDefenders());
+                if (a.getMainTime() <= 0 && a.getOvertimeCount() <= 0) outOfTime = "attackers";
+                if (d.getMainTime() <= 0 && d.getOvertimeCount() <= 0) outOfTime = "defenders";
+            }
             String brananSide = brananAttacks ? "attackers" : "defenders";
             String result = finished ? w.winner : "unfinished";
             if (!finished) unfinished++;
@@ -151,6 +162,7 @@ public class OtepMatch {
             else ai++;
             System.out.println("game " + n + ": branan=" + brananSide + " result=" + result
                     + " plies=" + w.plies + " victory-code=" + g.getCurrentState().checkVictory()
+                    + " out-of-time=" + outOfTime
                     + " clock-left=[" + left + "]");
             try (FileWriter fw = new FileWriter(new File(records, "game" + n + ".otg"))) {
                 fw.write(GameSerializer.getGameRecord(g, true));
