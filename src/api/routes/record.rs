@@ -28,7 +28,7 @@ use crate::json::record::{RecordRequest, RecordResponse};
     request_body(content = RecordRequest, description = "The game and the format", content_type = "application/json",
         examples(
             ("1_otg" = (summary = "A game as an OpenTafl record", value = json!({"variant": "brandubh", "moves": ["d7-f7", "d5-e5"], "format": "otg", "tags": [{"name": "event", "value": "A club game"}]}))),
-            ("2_pgn_of_otg" = (summary = "An OpenTafl record as hnefatafl.org's PGN", value = json!({"record": "[rules:dim:7 name:Brandubh atkf:n start:/3t3/3t3/ttTKTtt/3T3/3t3/3t3/ ks:w]\n\n1. d7-f7 d5-e5\n", "format": "pgn"}))),
+            ("2_pgn_of_otg" = (summary = "An OpenTafl record as hnefatafl.org's PGN", value = json!({"record": "[event:A club game]\n[rules:dim:7 name:Brandubh surf:n atkf:y ks:w start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n[branan-variant:brandubh]\n\n1. d7-f7 d5-e5 \n", "format": "pgn"}))),
             ("invalid_record" = (summary = "A record with a move its game does not allow", value = json!({"record": "[Variant \"brandubh\"]\n\n1. d7f7 d4d2\n", "format": "otg"}))),
         )
     ),

@@ -109,7 +109,7 @@ export const DICTIONARIES = {
     "rule.defender_forts": "The defenders' fortress squares: {squares}."
   },
   "it": {
-    "record": "Partita registrata", "record_placeholder": "Incolla una partita salvata da OpenTafl (.otg) o da hnefatafl.org (PGN)", "load_record": "Carica la partita", "record_format": "Formato", "save_record": "Salva la partita", "record_format.otg": "OpenTafl (.otg)", "record_format.pgn": "hnefatafl.org (.pgn)", "record_custom_rules": "Questa partita si gioca con regole che la pagina non offre ({rules}).", "problem./problems/malformed-record": "Partita registrata illeggibile", "problem./problems/invalid-record": "La partita registrata viola le sue regole",
+    "record": "Partita registrata", "record_placeholder": "Incolla una partita salvata da OpenTafl (.otg) o da hnefatafl.org (PGN)", "load_record": "Carica la partita", "record_format": "Formato", "save_record": "Salva la partita", "record_format.otg": "OpenTafl (file .otg)", "record_format.pgn": "hnefatafl.org (file .pgn)", "record_custom_rules": "Questa partita si gioca con regole che la pagina non offre ({rules}).", "problem./problems/malformed-record": "Partita registrata illeggibile", "problem./problems/invalid-record": "La partita registrata viola le sue regole",
     "title": "branan: gioca e analizza il tafl",
     "tab.play": "Gioca", "tab.analyse": "Analizza", "language": "Lingua", "board": "Scacchiera",
     "first": "Prima posizione", "previous": "Mossa precedente", "next": "Mossa successiva", "last": "Ultima posizione",
@@ -209,7 +209,7 @@ export const DICTIONARIES = {
     "rule.defender_forts": "Le caselle fortezza dei difensori: {squares}."
   },
   "pt": {
-    "record": "Registo da partida", "record_placeholder": "Cole uma partida guardada pelo OpenTafl (.otg) ou pelo hnefatafl.org (PGN)", "load_record": "Carregar o registo", "record_format": "Formato", "save_record": "Guardar o registo", "record_format.otg": "OpenTafl (.otg)", "record_format.pgn": "hnefatafl.org (.pgn)", "record_custom_rules": "Esta partida joga-se com regras que a página não oferece ({rules}).", "problem./problems/malformed-record": "Registo de partida ilegível", "problem./problems/invalid-record": "O registo da partida viola as suas regras",
+    "record": "Registo da partida", "record_placeholder": "Cole uma partida guardada pelo OpenTafl (.otg) ou pelo hnefatafl.org (PGN)", "load_record": "Carregar o registo", "record_format": "Formato", "save_record": "Guardar o registo", "record_format.otg": "OpenTafl (ficheiro .otg)", "record_format.pgn": "hnefatafl.org (ficheiro .pgn)", "record_custom_rules": "Esta partida joga-se com regras que a página não oferece ({rules}).", "problem./problems/malformed-record": "Registo de partida ilegível", "problem./problems/invalid-record": "O registo da partida viola as suas regras",
     "title": "branan: jogar e analisar tafl",
     "tab.play": "Jogar", "tab.analyse": "Analisar", "language": "Idioma", "board": "Tabuleiro",
     "first": "Primeira posição", "previous": "Lance anterior", "next": "Próximo lance", "last": "Última posição",
@@ -309,7 +309,7 @@ export const DICTIONARIES = {
     "rule.defender_forts": "As casas-fortaleza dos defensores: {squares}."
   },
   "mt": {
-    "record": "Reġistru tal-logħba", "record_placeholder": "Waħħal logħba ssejvjata minn OpenTafl (.otg) jew minn hnefatafl.org (PGN)", "load_record": "Tella' r-reġistru", "record_format": "Format", "save_record": "Issejvja r-reġistru", "record_format.otg": "OpenTafl (.otg)", "record_format.pgn": "hnefatafl.org (.pgn)", "record_custom_rules": "Din il-logħba tintlagħab b'regoli li l-paġna ma toffrix ({rules}).", "problem./problems/malformed-record": "Reġistru tal-logħba li ma jinqarax", "problem./problems/invalid-record": "Ir-reġistru tal-logħba jikser ir-regoli tiegħu",
+    "record": "Reġistru tal-logħba", "record_placeholder": "Waħħal logħba ssejvjata minn OpenTafl (.otg) jew minn hnefatafl.org (PGN)", "load_record": "Tella' r-reġistru", "record_format": "Il-format", "save_record": "Issejvja r-reġistru", "record_format.otg": "OpenTafl (fajl .otg)", "record_format.pgn": "hnefatafl.org (fajl .pgn)", "record_custom_rules": "Din il-logħba tintlagħab b'regoli li l-paġna ma toffrix ({rules}).", "problem./problems/malformed-record": "Reġistru tal-logħba li ma jinqarax", "problem./problems/invalid-record": "Ir-reġistru tal-logħba jikser ir-regoli tiegħu",
     "title": "branan: ilgħab u analizza t-tafl",
     "tab.play": "Ilgħab", "tab.analyse": "Analizza", "language": "Lingwa", "board": "Bord",
     "first": "L-ewwel pożizzjoni", "previous": "Il-mossa ta’ qabel", "next": "Il-mossa ta’ wara", "last": "L-aħħar pożizzjoni",
