@@ -14,6 +14,7 @@
 //! - `htp` (feature `server`): the Hnefatafl Text Protocol, branan as an engine
 //!   for hnefatafl.org's tools.
 //! - `api` (feature `server`): the HTTP service.
+//! - `otep` (feature `server`): the engine for OpenTafl (its engine protocol).
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
 
@@ -36,6 +37,9 @@ pub mod htp;
 
 #[cfg(feature = "server")]
 pub mod api;
+
+#[cfg(feature = "server")]
+pub mod otep;
 
 #[cfg(feature = "server")]
 pub mod cli;
