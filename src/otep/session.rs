@@ -365,6 +365,7 @@ impl Session {
             rules: Some(&Known(table.variant)),
             position: Some(&start),
             moves: &moves,
+            record: None,
         };
         let settings = Settings {
             max_time_ms: 24 * 3600 * 1000,
