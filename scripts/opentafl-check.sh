@@ -10,7 +10,8 @@
 # OPENTAFL_SRC/out, once; needs a JDK and Debian's libini4j-java, libjline2-java
 # and libjsonp-java). branan is taken from $BRANAN, or target/release/branan
 # (built if missing). Settings, all optional:
-#   VARIANT=Brandub     OpenTafl's name of the rules to play
+#   VARIANT=Brandub     OpenTafl's name of the rules to play (`Tablut 9x9`
+#                       where two share a name)
 #   AI_SECONDS=5        OpenTafl's AI: thinking time a move
 #   MAIN_SECONDS=120    the clock: main time (0, with no overtime: no clock)
 #   OVERTIME_SECONDS=10 OVERTIMES=3   the clock: overtime periods

@@ -103,12 +103,15 @@ public class OtepMatch {
         Coord.initialize();
         Variants.loadExternalRules(new File("external-rules.conf"), new File("user-rules"));
         Rules rules = null;
+        // By name (`Brandub`), or by name and size where two share a name
+        // (`Tablut 9x9`); the first that matches.
         for (Rules r : Variants.availableRules) {
-            if (r.getName().equalsIgnoreCase(variant)) rules = r;
+            if (rules == null && (r.getName().equalsIgnoreCase(variant)
+                    || r.toString().equalsIgnoreCase(variant))) rules = r;
         }
         if (rules == null) {
             System.err.println("no variant " + variant + "; OpenTafl has:");
-            for (Rules r : Variants.availableRules) System.err.println("  " + r.getName());
+            for (Rules r : Variants.availableRules) System.err.println("  " + r);
             System.exit(2);
         }
         System.out.println("rules as OpenTafl sends them: " + rules.getOTRString(false));
