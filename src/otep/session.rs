@@ -559,6 +559,17 @@ mod tests {
     }
 
     #[test]
+    fn reads_opentafls_full_notation_too() {
+        let mut s = session();
+        s.handle(BRANDUBH);
+        // A piece letter and a mark on the king's danger, as full notation has them.
+        let a = s.handle("opponent-move td2-c2+ /3t3/2t4/3T3/ttTKTtt/3T3/3t3/3t3/");
+        assert!(a.is_empty(), "{a:?}");
+        let t = s.table.as_ref().expect("a table");
+        assert_eq!(t.game.moves().len(), 1, "played, not taken from the board");
+    }
+
+    #[test]
     fn a_differing_board_is_taken_from_opentafl() {
         let mut s = session();
         s.handle(BRANDUBH);
