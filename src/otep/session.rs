@@ -172,10 +172,12 @@ pub fn evaluation(score: Score, to_move: Side) -> f64 {
         Score::Win(n) if n >= 0 => 1000.0 - f64::from(n),
         Score::Win(n) => -(1000.0 - f64::from(-n)),
     };
-    match to_move {
+    let attackers = match to_move {
         Side::Attackers => mover,
         Side::Defenders => -mover,
-    }
+    };
+    // An even position is 0, not -0 (which would be written `-0.00`).
+    if attackers == 0.0 { 0.0 } else { attackers }
 }
 
 impl Session {
@@ -605,5 +607,9 @@ mod tests {
         assert_eq!(evaluation(Score::Cp(150), Side::Defenders), -1.5);
         assert_eq!(evaluation(Score::Win(3), Side::Defenders), -997.0);
         assert_eq!(evaluation(Score::Win(-2), Side::Defenders), 998.0);
+        assert_eq!(
+            format!("{:+.2}", evaluation(Score::Cp(0), Side::Defenders)),
+            "+0.00"
+        );
     }
 }
