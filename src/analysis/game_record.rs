@@ -106,7 +106,13 @@ mod tests {
         }
         let e = read("hello", &LIMITS).unwrap_err();
         assert!(
-            matches!(e, AnalysisError::Record { malformed: true, .. }),
+            matches!(
+                e,
+                AnalysisError::Record {
+                    malformed: true,
+                    ..
+                }
+            ),
             "{e:?}"
         );
         let e = read("1. h1h3 g5g2 2. d1d3\n", &Limits { max_moves: 2 }).unwrap_err();

@@ -423,7 +423,8 @@ fn dictionaries(b: &Browser) -> Value {
 }
 
 /// Text on the page that looks like a key of the dictionaries (`reason.encircled`,
-/// `reason_encircled`) or a placeholder (`{n}`) rather than words.
+/// `reason_encircled`) or a placeholder (`{n}`) rather than words. A site's name
+/// (`hnefatafl.org`) is a word.
 fn raw_keys(text: &str) -> Vec<String> {
     text.split_whitespace()
         .filter(|word| {
@@ -432,6 +433,7 @@ fn raw_keys(text: &str) -> Vec<String> {
                 .trim_end_matches('.');
             word.contains('{')
                 || ((w.contains('.') || w.contains('_'))
+                    && !w.ends_with(".org")
                     && w.split('.').all(|part| part.len() >= 2)
                     && w.chars()
                         .all(|c| c.is_ascii_lowercase() || "._-#".contains(c)))
@@ -861,6 +863,14 @@ fn the_page_plays_and_analyses_in_chromium() {
         otg["record"]
     ));
     b.click("#record-load");
+    // The page asks before replacing the game on the board once the record is read.
+    let loaded = "document.getElementById('board').dataset.variant === 'tablut' && \
+                  document.getElementById('movelist').dataset.moves === 'd9-d8,e7-h7'";
+    b.wait(
+        "the question or the loaded record",
+        &format!("document.getElementById('confirm').open || ({loaded})"),
+        long,
+    );
     agree_if_asked(&b);
     b.wait(
         "the loaded record",
@@ -883,10 +893,13 @@ fn the_page_plays_and_analyses_in_chromium() {
         long,
     );
     assert!(
-        refused.as_str().is_some_and(|t| t.contains("does not offer")),
+        refused
+            .as_str()
+            .is_some_and(|t| t.contains("does not offer")),
         "{refused}"
     );
     assert_eq!(shown_moves(&b), "d9-d8,e7-h7", "the board's game is kept");
+    select("avariant", "brandubh");
 
     // A forced result is said as the winner's moves (not plies), whoever is to
     // move, in every language; the last one is played: the bar stands at the result.
