@@ -13,6 +13,7 @@
 //!   HTTP service and the command line, and the problem document of every refusal.
 //! - `htp` (feature `server`): the Hnefatafl Text Protocol, branan as an engine
 //!   for hnefatafl.org's tools.
+//! - `bot` (feature `server`): a computer player on a hnefatafl.org server.
 //! - `api` (feature `server`): the HTTP service.
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
@@ -33,6 +34,9 @@ pub mod json;
 
 #[cfg(feature = "server")]
 pub mod htp;
+
+#[cfg(feature = "server")]
+pub mod bot;
 
 #[cfg(feature = "server")]
 pub mod api;

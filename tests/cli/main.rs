@@ -3,6 +3,7 @@
 
 #![cfg(feature = "server")]
 
+mod bot;
 mod htp;
 mod perft;
 mod pipe;
