@@ -43,8 +43,9 @@ pub struct Bot {
     /// The offer of each configured game, while it is open (config index, id).
     open: HashMap<usize, GameId>,
     /// Games asked for but not yet started (offers taken by someone, offers of
-    /// others asked to join).
-    joining: HashSet<GameId>,
+    /// others asked to join), and when. The server does not tell a player whose
+    /// request was declined, so a request counts only for [`JOIN_WAIT`].
+    joining: HashMap<GameId, Instant>,
     /// Games being played.
     playing: HashSet<GameId>,
     /// Games whose move the bot is waiting to compute (the side it plays there).
@@ -56,6 +57,9 @@ pub struct Bot {
     /// The side the bot plays, per game it was asked to move in.
     sides: HashMap<GameId, Side>,
 }
+
+/// How long a request to play counts as pending.
+const JOIN_WAIT: Duration = Duration::from_secs(300);
 
 /// A time to wait for a line before pinging.
 const READ_SLICE: Duration = Duration::from_millis(500);
@@ -78,7 +82,7 @@ impl Bot {
             offers,
             engine,
             open: HashMap::new(),
-            joining: HashSet::new(),
+            joining: HashMap::new(),
             playing: HashSet::new(),
             to_move: HashMap::new(),
             refused: HashMap::new(),
@@ -229,7 +233,8 @@ impl Bot {
         Ok(())
     }
 
-    fn busy(&self) -> bool {
+    fn busy(&mut self) -> bool {
+        self.joining.retain(|_, asked| asked.elapsed() < JOIN_WAIT);
         self.playing.len() + self.joining.len() >= self.config.max_games.max(1)
     }
 
@@ -247,7 +252,7 @@ impl Bot {
                 match ours {
                     Some(i) if !self.busy() => {
                         self.open.remove(&i);
-                        self.joining.insert(id);
+                        self.joining.insert(id, Instant::now());
                         log(&format!("accepting the challenge to game {id}"));
                         c.send(&format!("join_game {id}"))?;
                     }
@@ -265,7 +270,7 @@ impl Bot {
                     let side = o.side.opponent();
                     if o.by != self.config.username
                         && !self.busy()
-                        && !self.joining.contains(&o.game)
+                        && !self.joining.contains_key(&o.game)
                         && !self.playing.contains(&o.game)
                         && accept.takes(&o.by, o.size, side, o.rated, o.time_ms)
                     {
@@ -273,7 +278,7 @@ impl Bot {
                             "asking to play game {} offered by {}",
                             o.game, o.by
                         ));
-                        self.joining.insert(o.game);
+                        self.joining.insert(o.game, Instant::now());
                         c.send(&format!("join_game_pending {}", o.game))?;
                     }
                 }
