@@ -15,6 +15,7 @@
 //!   for hnefatafl.org's tools.
 //! - `bot` (feature `server`): a computer player on a hnefatafl.org server.
 //! - `api` (feature `server`): the HTTP service.
+//! - `otep` (feature `server`): the engine for OpenTafl (its engine protocol).
 //! - `cli` (feature `server`): the `branan` command line.
 //! - `selfplay` (feature `server`): the self-play lab (matches, Elo, SPRT).
 
@@ -40,6 +41,9 @@ pub mod bot;
 
 #[cfg(feature = "server")]
 pub mod api;
+
+#[cfg(feature = "server")]
+pub mod otep;
 
 #[cfg(feature = "server")]
 pub mod cli;

@@ -82,6 +82,15 @@ pub enum AnalysisError {
         detail: String,
         path: Option<String>,
     },
+    /// A game record that cannot be read (`malformed`) or that breaks its rules:
+    /// `line` is the record's line at fault, `index` the move's in the game.
+    #[error("{detail}")]
+    Record {
+        detail: String,
+        line: Option<usize>,
+        index: Option<usize>,
+        malformed: bool,
+    },
     /// A rule set over the size limit.
     #[error("`rules` is {size} bytes long; the limit is {limit}")]
     RulesTooLarge { size: usize, limit: usize },

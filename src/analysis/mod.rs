@@ -9,6 +9,7 @@
 //!
 //! - [`error`]: every refusal, located in the request's parts.
 //! - [`game`]: a game from its parts (the rules, the position, the moves).
+//! - [`game_record`]: a game from a game record, and a game written as one.
 //! - [`rule_set`]: a request's own rule set read and checked.
 //! - [`settings`]: the limits, and the size of the pool and of the cache.
 //! - [`pool`]: the search threads and their bounded queue.
@@ -20,6 +21,7 @@
 pub mod cache;
 pub mod error;
 pub mod game;
+pub mod game_record;
 pub mod pool;
 pub mod prepare;
 pub mod review;

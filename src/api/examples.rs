@@ -110,6 +110,10 @@ examples! {
     review_too_slow,
     review_unknown_variant,
     review_malformed_move,
+    // POST /v1/record
+    record_otg,
+    record_pgn_of_otg,
+    record_invalid_record,
     // The problems any POST may answer, whatever its body.
     body_too_large,
     unsupported_media_type,

@@ -55,6 +55,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(routes::moves::post_moves)
         .service(routes::moves::get_moves)
         .service(routes::play::post_play)
+        .service(routes::record::post_record)
         .service(routes::board::board_svg_route)
         .service(routes::health::healthz)
         .service(routes::health::readyz)

@@ -7,6 +7,7 @@ mod fit;
 mod htp;
 mod lab;
 mod openapi;
+mod otep;
 mod perft;
 mod review;
 mod serve;
@@ -54,6 +55,9 @@ pub enum Command {
     /// Review a game: every move judged against the engine's best, one line a ply
     /// (moves from a file or stdin, separated by spaces or newlines).
     Review(review::ReviewArgs),
+    /// An engine for OpenTafl: the OpenTafl Engine Protocol on standard input and
+    /// output.
+    Otep(otep::OtepArgs),
     /// Fit each preset's win-chance curve on games written by `match`.
     FitWinChance(fit::FitArgs),
     /// Play as an engine of the Hnefatafl Text Protocol (hnefatafl.org's engine
@@ -79,6 +83,7 @@ pub fn run() -> ExitCode {
         Some(Command::Review(args)) => review::run(&args),
         Some(Command::FitWinChance(args)) => fit::run(&args),
         Some(Command::TuneEval(args)) => tune::run(&args),
+        Some(Command::Otep(args)) => otep::run(&args),
         Some(Command::Htp(args)) => htp::run(&args),
         Some(Command::Bot(args)) => bot::run(&args),
         Some(Command::Serve(config)) => serve::run(config),

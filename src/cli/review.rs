@@ -9,12 +9,12 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
-use crate::analysis::{ReviewSettings, Settings, execute};
+use crate::analysis::{Limits, ReviewSettings, Settings, execute, game_record};
 use crate::json::analyze::ScoreDto;
 use crate::json::problem::Problem;
 use crate::json::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
 use crate::json::rule_object::RulesInput;
-use crate::record::{Format, Record};
+use crate::record::Format;
 use crate::review::PlyReview;
 use crate::search::Searcher;
 
@@ -37,12 +37,54 @@ pub struct ReviewArgs {
     #[arg(long)]
     pub depth: Option<u32>,
     /// Write the NDJSON lines of `POST /v1/review` (one per ply, then the summary).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "annotate")]
     pub json: bool,
+    /// Write the game as a game record in this format (`otg`: OpenTafl's, `pgn`:
+    /// hnefatafl.org's) with the review's judgement of each move as its comment,
+    /// instead of the annotated score. A record read keeps its tags and comments.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    pub annotate: Option<Format>,
     /// The file of moves (default: stdin), separated by spaces or newlines; or a
     /// game record, OpenTafl's (`.otg`) or hnefatafl.org's PGN, which gives the
     /// rules, the start and the moves.
     pub file: Option<PathBuf>,
+}
+
+fn parse_format(name: &str) -> Result<Format, String> {
+    Format::from_name(name).ok_or_else(|| format!("{name:?} is not a record format: otg or pgn"))
+}
+
+/// The review's word on a move, as a record's comment: its class, its evaluation,
+/// and the best move when it was not played.
+fn judgement(p: &PlyDto) -> String {
+    let mut text = format!("{} {}", p.class, eval_text(&p.played));
+    if p.best_move != p.mv {
+        text.push_str(&format!("; best {} {}", p.best_move, eval_text(&p.best)));
+    }
+    text
+}
+
+/// The reviewed game as a record, each move commented with its judgement.
+fn annotated(req: &ReviewRequest, plies: &[PlyDto], format: Format) -> Result<String, String> {
+    let limits = Limits {
+        max_moves: usize::MAX,
+    };
+    let (built, record) = req
+        .game()
+        .build_with_record(&limits)
+        .map_err(|e| e.to_string())?;
+    let mut record = match record {
+        Some(r) => r,
+        None => game_record::of_game(&built, Vec::new()).map_err(|e| e.to_string())?,
+    };
+    for (m, p) in record.moves.iter_mut().zip(plies) {
+        let word = judgement(p);
+        m.comment = Some(match m.comment.take() {
+            Some(c) if !c.trim().is_empty() => format!("{} ({word})", c.trim()),
+            _ => word,
+        });
+    }
+    game_record::write(&record, format).map_err(|e| e.to_string())
 }
 
 /// `+0.35` (a score in soldiers), `#3` (wins in 3 plies), `#-2` (loses in 2).
@@ -91,21 +133,12 @@ fn request(args: &ReviewArgs, text: &str) -> Result<ReviewRequest, String> {
                     .to_owned(),
             );
         }
-        let record = Record::read(text).map_err(|e| format!("the game record: {e}"))?;
-        let variant = record.variant;
-        let (id, rules) = if variant.is_preset() {
-            (Some(variant.id().to_owned()), None)
-        } else {
-            let rules = variant.opentafl().ok_or_else(|| {
-                "the game record's rules cannot be sent as an OpenTafl rules string".to_owned()
-            })?;
-            (None, Some(RulesInput::Text(rules)))
-        };
         return Ok(ReviewRequest {
-            variant: id,
-            rules,
-            position: Some(record.start.to_string()),
-            moves: record.moves.iter().map(|m| m.mv.to_string()).collect(),
+            variant: None,
+            rules: None,
+            record: Some(text.to_owned()),
+            position: None,
+            moves: None,
             time_ms: args.time_ms,
             depth: args.depth,
             level: None,
@@ -126,8 +159,9 @@ fn request(args: &ReviewArgs, text: &str) -> Result<ReviewRequest, String> {
     Ok(ReviewRequest {
         variant: args.variant.clone(),
         rules,
+        record: None,
         position: args.position.clone(),
-        moves: text.split_whitespace().map(str::to_owned).collect(),
+        moves: Some(text.split_whitespace().map(str::to_owned).collect()),
         time_ms: args.time_ms,
         depth: args.depth,
         level: None,
@@ -171,9 +205,16 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let json = args.json;
+    let annotate = args.annotate;
+    let mut plies = Vec::new();
     let mut searcher = Searcher::default();
     let on_ply = |p: &PlyReview| {
-        let p = &PlyDto::of(p);
+        let p = PlyDto::of(p);
+        if annotate.is_some() {
+            plies.push(p);
+            return;
+        }
+        let p = &p;
         let line = if json {
             serde_json::to_string(p).unwrap_or_default()
         } else {
@@ -190,7 +231,17 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         }
     };
     let mut out = std::io::stdout().lock();
-    if json {
+    if let Some(format) = annotate {
+        match annotated(&req, &plies, format) {
+            Ok(text) => {
+                let _ = write!(out, "{text}");
+            }
+            Err(e) => {
+                eprintln!("branan review: the annotated record: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else if json {
         let _ = writeln!(out, "{}", serde_json::json!({ "summary": summary }));
     } else {
         for (name, s) in [

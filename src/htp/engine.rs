@@ -83,6 +83,7 @@ impl Engine {
         let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
         let rules = Built(variant);
         let parts = GameParts {
+            record: None,
             variant: None,
             rules: Some(&rules),
             position: Some(&position),

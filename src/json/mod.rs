@@ -14,12 +14,14 @@
 //! - [`moves`]: the legal moves' answer written straight to bytes.
 //! - [`analyze`]: the forms of an analysis and of a batch.
 //! - [`review`]: the forms of a review.
+//! - [`record`]: the forms of a game written as a record.
 
 pub mod analyze;
 pub mod body;
 pub mod dto;
 pub mod moves;
 pub mod problem;
+pub mod record;
 pub mod request;
 pub mod review;
 pub mod rule_object;

@@ -42,6 +42,8 @@ pub mod types {
         GAME_OVER = "/problems/game-over",
         CAPTURE_MISMATCH = "/problems/capture-mismatch",
         TOO_MANY_MOVES = "/problems/too-many-moves",
+        MALFORMED_RECORD = "/problems/malformed-record",
+        INVALID_RECORD = "/problems/invalid-record",
         INVALID_RULES = "/problems/invalid-rules",
         RULES_TOO_LARGE = "/problems/rules-too-large",
         INVALID_FIELD = "/problems/invalid-field",
@@ -93,11 +95,12 @@ pub struct Problem {
     /// or `body` for the body as a whole (not JSON, or not an object).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// The 0-based index of the bad entry in `moves`; in a batch's results, the
-    /// index of the item.
+    /// The 0-based index of the bad entry in `moves` (of the bad move in the game,
+    /// for a game record); in a batch's results, the index of the item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
-    /// The 1-based line of a JSON syntax error in the body.
+    /// The 1-based line of a JSON syntax error in the body, or of the fault in a
+    /// game record (`record`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// The 1-based column of the fault: a character of a notation error, in the
@@ -392,6 +395,31 @@ impl From<&AnalysisError> for Problem {
                 status::INTERNAL_SERVER_ERROR,
                 detail,
             ),
+            AnalysisError::Record {
+                line,
+                index,
+                malformed,
+                ..
+            } => {
+                let (kind, title, code) = if *malformed {
+                    (
+                        types::MALFORMED_RECORD,
+                        "Malformed game record",
+                        status::BAD_REQUEST,
+                    )
+                } else {
+                    (
+                        types::INVALID_RECORD,
+                        "Game record refused",
+                        status::UNPROCESSABLE_ENTITY,
+                    )
+                };
+                let mut p = Problem::new(kind, title, code, detail)
+                    .field("record")
+                    .index(*index);
+                p.line = *line;
+                p
+            }
             AnalysisError::MalformedRules { path, .. } => {
                 let p = Problem::new(
                     types::MALFORMED_JSON,

@@ -26,7 +26,7 @@ impl MoveList for Option<Vec<String>> {
     }
 }
 
-/// A JSON request body that carries a game: `variant` and `rules` first, then the
+/// A JSON request body that carries a game: `variant`, `rules` and `record` first, then the
 /// struct's own fields, which must include `position: Option<String>` and `moves`
 /// (a [`MoveList`]); and `game()`, the game's parts for the analysis service.
 macro_rules! game_body {
@@ -48,6 +48,14 @@ macro_rules! game_body {
             #[serde(default)]
             #[schema(value_type = Option<RulesSchema>)]
             pub rules: Option<crate::json::rule_object::RulesInput>,
+            /// A game record's text instead of `variant`, `rules`, `position` and
+            /// `moves`: an OpenTafl game record (`.otg`) or a game exported from
+            /// hnefatafl.org (PGN). It names its rules and start; its moves are
+            /// replayed under those rules and a move that breaks them is refused with
+            /// its `line` and `index`.
+            #[serde(default)]
+            #[schema(example = "[Event \"A short game\"]\n\n1. h1h3 g5g2 2. d1d3\n")]
+            pub record: Option<String>,
             $($field)*
         }
 
@@ -61,6 +69,7 @@ macro_rules! game_body {
                     rules: self.rules.as_ref(),
                     position: self.position.as_deref(),
                     moves: crate::json::request::MoveList::as_moves(&self.moves),
+                    record: self.record.as_deref(),
                 }
             }
         }

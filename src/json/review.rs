@@ -24,8 +24,9 @@ game_body! {
         #[serde(default)]
         pub position: Option<String>,
         /// The game's moves, in order from `position` (at most the server's review
-        /// limit, 300 by default).
-        pub moves: Vec<String>,
+        /// limit, 300 by default); required unless `record` is given.
+        #[serde(default)]
+        pub moves: Option<Vec<String>>,
         /// Search time per position, in milliseconds (default 200 when `depth` is not
         /// given; at most the server's maximum per analysis, 10,000 ms by default). The
         /// positions times this may not exceed the server's review budget (120,000 ms
@@ -226,6 +227,13 @@ impl ReviewRequest {
         analysis: &Settings,
         settings: &ReviewSettings,
     ) -> Result<ReviewPlan, AnalysisError> {
+        if self.moves.is_none() && self.record.is_none() {
+            return Err(AnalysisError::invalid(
+                "moves",
+                "`moves` is missing: send the game's moves, or the game's record in `record`"
+                    .to_owned(),
+            ));
+        }
         plan(&self.game(), &self.ask(), analysis, settings)
     }
 }

@@ -315,6 +315,13 @@ impl RecordError {
     }
 }
 
+/// Reads one move in OpenTafl's notation (`e7-e4`, `Ke5-e1-`, `e5-e8xe9`) on a
+/// board of `size` squares a side; the marks on the king's danger or escape are
+/// left to the rules.
+pub fn opentafl_move(token: &str, size: u8) -> Result<MoveText, MoveFault> {
+    otg_read::parse_move(token, size).map(|(mv, _king)| mv)
+}
+
 /// Why a move of a record was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveFault {

@@ -5,7 +5,7 @@
 //!   trailing comment says (`# 404`), or 200;
 //! - every address of the service written outside the shell and JavaScript blocks
 //!   (links, `<img src>` pictures) answers `GET` with 200;
-//! - every `branan perft`, `branan analyze` and `branan review` command (the quick
+//! - every `branan perft`, `branan analyze`, `branan review` and `branan otep` command (the quick
 //!   ones; `match` and the benchmarks are measurements that run for hours) exits 0;
 //! - the spec's parameter examples, all set at once, make a request each operation
 //!   answers with 200.
@@ -119,9 +119,9 @@ fn localise(text: &str, base: &str) -> String {
         .replace("localhost:8080", host)
 }
 
-/// The quick `branan` commands: `perft`, `analyze` and `review`.
+/// The quick `branan` commands: `perft`, `analyze`, `review` and `otep`.
 fn is_quick_cli(command: &str) -> bool {
-    ["perft", "analyze", "review"].iter().any(|sub| {
+    ["perft", "analyze", "review", "otep"].iter().any(|sub| {
         command.starts_with(&format!("branan {sub} "))
             || command.contains(&format!("| branan {sub} "))
             || command.contains(&format!("cargo run --release -- {sub}"))

@@ -20,6 +20,7 @@ mod games;
 mod limits;
 mod overload;
 mod promises;
+mod records;
 mod review;
 mod rules;
 mod server;

@@ -1,10 +1,12 @@
 //! The command line, run as a user or a script runs it (the `branan` binary in a
-//! child process): `perft`, `analyze` in a pipe, `review`, and `serve`'s logs.
+//! child process): `perft`, `analyze` in a pipe, `otep` spoken to as OpenTafl
+//! speaks, `review`, and `serve`'s logs.
 
 #![cfg(feature = "server")]
 
 mod bot;
 mod htp;
+mod otep;
 mod perft;
 mod pipe;
 mod review;

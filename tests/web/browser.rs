@@ -423,7 +423,8 @@ fn dictionaries(b: &Browser) -> Value {
 }
 
 /// Text on the page that looks like a key of the dictionaries (`reason.encircled`,
-/// `reason_encircled`) or a placeholder (`{n}`) rather than words.
+/// `reason_encircled`) or a placeholder (`{n}`) rather than words. A site's name
+/// (`hnefatafl.org`) is a word.
 fn raw_keys(text: &str) -> Vec<String> {
     text.split_whitespace()
         .filter(|word| {
@@ -432,6 +433,7 @@ fn raw_keys(text: &str) -> Vec<String> {
                 .trim_end_matches('.');
             word.contains('{')
                 || ((w.contains('.') || w.contains('_'))
+                    && !w.ends_with(".org")
                     && w.split('.').all(|part| part.len() >= 2)
                     && w.chars()
                         .all(|c| c.is_ascii_lowercase() || "._-#".contains(c)))
@@ -820,6 +822,84 @@ fn the_page_plays_and_analyses_in_chromium() {
     in_view(&b, "eval", "in analysis on a phone");
     b.screenshot(&shots.join("analyse-phone.png"));
     b.resize(1280, 800);
+
+    // Game records: the game on the board saved as hnefatafl.org's PGN reads back as
+    // the same game; a pasted OpenTafl record loads on the board; a record under
+    // rules the page does not offer is refused in words.
+    let on_board = shown_moves(&b);
+    select("record-format", "pgn");
+    b.click("#record-save");
+    let saved = b.wait(
+        "the saved record",
+        "(document.getElementById('record-input').value.startsWith('[') ? document.getElementById('record-input').value : null)",
+        long,
+    );
+    let saved = saved.as_str().expect("the record's text").to_owned();
+    assert!(saved.contains("[Variant \"brandubh\"]"), "{saved}");
+    let back: Value = ureq::post(&format!("{url}/v1/record"))
+        .send_json(json!({"record": saved, "format": "otg"}))
+        .expect("the saved record reads back")
+        .into_json()
+        .expect("JSON");
+    assert_eq!(back["moves"].as_array().map(Vec::len), Some(4), "{back}");
+    assert_eq!(
+        back["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
+        on_board.replace(',', " "),
+        "the saved game is the board's"
+    );
+    let otg: Value = ureq::post(&format!("{url}/v1/record"))
+        .send_json(json!({"variant": "tablut", "moves": ["d9-d8", "e7-h7"], "format": "otg"}))
+        .expect("a record")
+        .into_json()
+        .expect("JSON");
+    b.js(&format!(
+        "document.getElementById('record-input').value = {};",
+        otg["record"]
+    ));
+    b.click("#record-load");
+    // The page asks before replacing the game on the board once the record is read.
+    let loaded = "document.getElementById('board').dataset.variant === 'tablut' && \
+                  document.getElementById('movelist').dataset.moves === 'd9-d8,e7-h7'";
+    b.wait(
+        "the question or the loaded record",
+        &format!("document.getElementById('confirm').open || ({loaded})"),
+        long,
+    );
+    agree_if_asked(&b);
+    b.wait(
+        "the loaded record",
+        "document.getElementById('board').dataset.variant === 'tablut' && \
+         document.getElementById('movelist').dataset.moves === 'd9-d8,e7-h7'",
+        long,
+    );
+    assert_eq!(
+        b.js("return document.getElementById('moves-input').value;"),
+        "d9-d8 e7-h7"
+    );
+    b.js(&format!(
+        "document.getElementById('record-input').value = {};",
+        json!(include_str!("../data/records/opentafl-brandub.otg"))
+    ));
+    b.click("#record-load");
+    let refused = b.wait(
+        "the refusal of other rules",
+        "(document.getElementById('error').hidden ? null : document.getElementById('error').textContent)",
+        long,
+    );
+    assert!(
+        refused
+            .as_str()
+            .is_some_and(|t| t.contains("does not offer")),
+        "{refused}"
+    );
+    assert_eq!(shown_moves(&b), "d9-d8,e7-h7", "the board's game is kept");
+    select("avariant", "brandubh");
 
     // A forced result is said as the winner's moves (not plies), whoever is to
     // move, in every language; the last one is played: the bar stands at the result.

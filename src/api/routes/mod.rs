@@ -7,6 +7,7 @@ pub mod health;
 pub mod metrics;
 pub mod moves;
 pub mod play;
+pub mod record;
 pub mod review;
 pub mod stream;
 pub mod variants;

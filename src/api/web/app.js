@@ -847,6 +847,55 @@ async function loadAnalysis() {
   }
 }
 
+/** Loads a pasted game record (OpenTafl's or hnefatafl.org's) on the analysis board. */
+async function loadRecord() {
+  const g = S.games.analyse;
+  const text = $("record-input").value;
+  if (!text.trim()) return;
+  clearError();
+  try {
+    const rec = await api.record({ record: text, format: $("record-format").value });
+    const variant = S.variants.find((v) => v.id === rec.variant);
+    if (!variant) {
+      showError(new Error(t("record_custom_rules", { rules: rec.rules_id })));
+      return;
+    }
+    if (!(await confirmDiscard(g, "analyse"))) return;
+    S.editing = false;
+    $("setup").hidden = true;
+    stopAnalysis();
+    if (await loadGame(g, variant, rec.start, rec.moves)) {
+      fillAnalysisFields();
+      startAnalysis();
+    }
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Writes the analysis board's game as a record: into the text box, and as a file. */
+async function saveRecord() {
+  const g = S.games.analyse;
+  const format = $("record-format").value;
+  clearError();
+  try {
+    const rec = await api.record({
+      variant: g.variant.id, position: g.start, moves: movesUpTo(g, lastIndex(g)), format,
+    });
+    $("record-input").value = rec.record;
+    const url = URL.createObjectURL(new Blob([rec.record], { type: "text/plain" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `branan-${g.variant.id}.${format}`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  } catch (err) {
+    showError(err);
+  }
+}
+
 async function toggleSetup() {
   const g = S.games.analyse;
   if (S.editing) {
@@ -1028,6 +1077,8 @@ async function main() {
   });
   for (const b of document.querySelectorAll("[role=tab]")) b.addEventListener("click", () => setMode(b.dataset.mode));
   $("load").addEventListener("click", () => loadAnalysis());
+  $("record-load").addEventListener("click", () => loadRecord());
+  $("record-save").addEventListener("click", () => saveRecord());
   $("analyse-start").addEventListener("click", startAnalysis);
   $("analyse-stop").addEventListener("click", stopAnalysis);
   $("multipv").addEventListener("change", () => { save(); startAnalysis(); });

@@ -24,6 +24,8 @@
  *   time_ms: number, nps: number, cached: boolean, lines?: Line[]}} AnalyzeResponse
  * @typedef {{depth: number, score: Score, pv: string[], nodes: number, nps: number,
  *   time_ms: number, lines?: Line[]}} Info
+ * @typedef {{format: "otg"|"pgn", record: string, variant: string, rules_id: string,
+ *   start: string, moves: string[]}} RecordResponse
  * @typedef {{id: string, name: string, board_size: number, start_position: string,
  *   escape: "corners"|"edges", escape_squares: string[], throne: string,
  *   restricted_squares: string[], hostile_squares: string[]}} Variant
@@ -93,6 +95,15 @@ export class Branan {
   /** The position after a game and its legal moves. @param {GameRequest} game @returns {Promise<MovesResponse>} */
   moves(game) {
     return this.#request("POST", "/v1/moves", game);
+  }
+
+  /**
+   * A game written as a game record (`format`: `otg` or `pgn`), or a record read
+   * (`record`): its text, and the game it holds.
+   * @param {GameRequest & {record?: string, format: string}} req @returns {Promise<RecordResponse>}
+   */
+  record(req) {
+    return this.#request("POST", "/v1/record", req);
   }
 
   /** Plays one move after a game. @param {GameRequest & {move: string}} req @returns {Promise<PlayResponse>} */

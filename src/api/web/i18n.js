@@ -9,6 +9,7 @@ export const LANGUAGES = [["en", "English"], ["it", "Italiano"], ["pt", "Portugu
 
 export const DICTIONARIES = {
   "en": {
+    "record": "Game record", "record_placeholder": "Paste a game saved by OpenTafl (.otg) or hnefatafl.org (PGN)", "load_record": "Load record", "record_format": "Format", "save_record": "Save record", "record_format.otg": "OpenTafl (.otg)", "record_format.pgn": "hnefatafl.org (.pgn)", "record_custom_rules": "This record is played under rules the page does not offer ({rules}).", "problem./problems/malformed-record": "Unreadable game record", "problem./problems/invalid-record": "The game record breaks its rules",
     "title": "branan: play and analyse tafl",
     "tab.play": "Play", "tab.analyse": "Analyse", "language": "Language", "board": "Board",
     "first": "First position", "previous": "Previous move", "next": "Next move", "last": "Last position",
@@ -108,6 +109,7 @@ export const DICTIONARIES = {
     "rule.defender_forts": "The defenders' fortress squares: {squares}."
   },
   "it": {
+    "record": "Partita registrata", "record_placeholder": "Incolla una partita salvata da OpenTafl (.otg) o da hnefatafl.org (PGN)", "load_record": "Carica la partita", "record_format": "Formato", "save_record": "Salva la partita", "record_format.otg": "OpenTafl (file .otg)", "record_format.pgn": "hnefatafl.org (file .pgn)", "record_custom_rules": "Questa partita si gioca con regole che la pagina non offre ({rules}).", "problem./problems/malformed-record": "Partita registrata illeggibile", "problem./problems/invalid-record": "La partita registrata viola le sue regole",
     "title": "branan: gioca e analizza il tafl",
     "tab.play": "Gioca", "tab.analyse": "Analizza", "language": "Lingua", "board": "Scacchiera",
     "first": "Prima posizione", "previous": "Mossa precedente", "next": "Mossa successiva", "last": "Ultima posizione",
@@ -207,6 +209,7 @@ export const DICTIONARIES = {
     "rule.defender_forts": "Le caselle fortezza dei difensori: {squares}."
   },
   "pt": {
+    "record": "Registo da partida", "record_placeholder": "Cole uma partida guardada pelo OpenTafl (.otg) ou pelo hnefatafl.org (PGN)", "load_record": "Carregar o registo", "record_format": "Formato", "save_record": "Guardar o registo", "record_format.otg": "OpenTafl (ficheiro .otg)", "record_format.pgn": "hnefatafl.org (ficheiro .pgn)", "record_custom_rules": "Esta partida joga-se com regras que a página não oferece ({rules}).", "problem./problems/malformed-record": "Registo de partida ilegível", "problem./problems/invalid-record": "O registo da partida viola as suas regras",
     "title": "branan: jogar e analisar tafl",
     "tab.play": "Jogar", "tab.analyse": "Analisar", "language": "Idioma", "board": "Tabuleiro",
     "first": "Primeira posição", "previous": "Lance anterior", "next": "Próximo lance", "last": "Última posição",
@@ -306,6 +309,7 @@ export const DICTIONARIES = {
     "rule.defender_forts": "As casas-fortaleza dos defensores: {squares}."
   },
   "mt": {
+    "record": "Reġistru tal-logħba", "record_placeholder": "Waħħal logħba ssejvjata minn OpenTafl (.otg) jew minn hnefatafl.org (PGN)", "load_record": "Tella' r-reġistru", "record_format": "Il-format", "save_record": "Issejvja r-reġistru", "record_format.otg": "OpenTafl (fajl .otg)", "record_format.pgn": "hnefatafl.org (fajl .pgn)", "record_custom_rules": "Din il-logħba tintlagħab b'regoli li l-paġna ma toffrix ({rules}).", "problem./problems/malformed-record": "Reġistru tal-logħba li ma jinqarax", "problem./problems/invalid-record": "Ir-reġistru tal-logħba jikser ir-regoli tiegħu",
     "title": "branan: ilgħab u analizza t-tafl",
     "tab.play": "Ilgħab", "tab.analyse": "Analizza", "language": "Lingwa", "board": "Bord",
     "first": "L-ewwel pożizzjoni", "previous": "Il-mossa ta’ qabel", "next": "Il-mossa ta’ wara", "last": "L-aħħar pożizzjoni",
