@@ -13,6 +13,7 @@
 //!   HTTP service and the command line, and the problem document of every refusal.
 //! - `htp` (feature `server`): the Hnefatafl Text Protocol, branan as an engine
 //!   for hnefatafl.org's tools.
+//! - `bot` (feature `server`): a computer player on a hnefatafl.org server.
 //! - `api` (feature `server`): the HTTP service.
 //! - `otep` (feature `server`): the engine for OpenTafl (its engine protocol).
 //! - `cli` (feature `server`): the `branan` command line.
@@ -34,6 +35,9 @@ pub mod json;
 
 #[cfg(feature = "server")]
 pub mod htp;
+
+#[cfg(feature = "server")]
+pub mod bot;
 
 #[cfg(feature = "server")]
 pub mod api;

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod bench;
+mod bot;
 mod fit;
 mod htp;
 mod lab;
@@ -62,6 +63,9 @@ pub enum Command {
     /// Play as an engine of the Hnefatafl Text Protocol (hnefatafl.org's engine
     /// protocol) on stdin and stdout, or on a driver's TCP port.
     Htp(htp::HtpArgs),
+    /// Play on a hnefatafl.org server as a configured user: offer and take games,
+    /// answer moves, reconnect after lost connections.
+    Bot(bot::BotArgs),
     /// Tune the evaluation's weights on games written by `match` (Texel's method)
     /// and print them; the weights in use are not changed.
     TuneEval(tune::TuneArgs),
@@ -81,6 +85,7 @@ pub fn run() -> ExitCode {
         Some(Command::TuneEval(args)) => tune::run(&args),
         Some(Command::Otep(args)) => otep::run(&args),
         Some(Command::Htp(args)) => htp::run(&args),
+        Some(Command::Bot(args)) => bot::run(&args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Openapi) => openapi::run(),
         None => serve::run(cli.serve),

@@ -4,6 +4,7 @@
 
 #![cfg(feature = "server")]
 
+mod bot;
 mod htp;
 mod otep;
 mod perft;
