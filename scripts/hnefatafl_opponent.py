@@ -22,6 +22,12 @@ VERSION_ID = os.environ.get("HNEFATAFL_VERSION_ID", "32d9a140")
 HOST = os.environ.get("HNEFATAFL_HOST", "localhost")
 PORT = int(os.environ.get("HNEFATAFL_PORT", "49152"))
 ENGINE = os.environ.get("HNEFATAFL_ENGINE", "hnefatafl-text-protocol")
+# `protocol`: each move from the engine's text-protocol `generate_move` (its
+# basic AI at depth 4). `basic:DEPTH` or `monte-carlo:SECONDS`: the engine runs
+# as an HTP client (`--host --ai`) of a driver this script serves, in a network
+# namespace of its own (the engine's client always connects to port 49152, the
+# server's port), which needs root.
+AI = os.environ.get("HNEFATAFL_AI", "protocol")
 
 
 def log(text):
@@ -70,6 +76,52 @@ def engine_move(size, moves):
     raise RuntimeError(f"the engine gave no move: {out[-500:]!r}")
 
 
+class HostEngine:
+    """The crate engine as an HTP client of this script, one process a game."""
+
+    listener = None
+
+    @classmethod
+    def setup(cls):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(0x40000000) != 0:  # CLONE_NEWNET
+            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET) (run as root)")
+        subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+        cls.listener = socket.create_server(("127.0.0.1", 49152))
+
+    def __init__(self, size):
+        name, _, value = AI.partition(":")
+        flag = "--depth" if name == "basic" else "--seconds"
+        args = [ENGINE, "--host", "127.0.0.1", "--ai", name] + ([flag, value] if value else [])
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.conn, _ = self.listener.accept()
+        self.file = self.conn.makefile("rb")
+        self.sent = 0
+        self.conn.sendall(f"board_size {size}\n".encode())
+
+    def move(self, size, moves):
+        side = first_side(size)
+        for i, move in enumerate(moves):
+            if move == "---":
+                break
+            if i >= self.sent:
+                frm, to = move.split("x")[0].split("-")
+                self.conn.sendall(f"play {side} {frm} {to}\n".encode())
+            side = "defender" if side == "attacker" else "attacker"
+        self.conn.sendall(b"generate_move\n")
+        line = self.file.readline().decode().split()
+        if len(line) != 4 or line[0] != "play":
+            raise RuntimeError(f"the engine gave no move: {line!r}")
+        self.sent = len(moves) + 1
+        return line
+
+    def close(self):
+        self.conn.close()
+        self.process.kill()
+
+
 def create(user, password):
     s = Server()
     s.send(f"{VERSION_ID} create_account {user} {password}")
@@ -88,6 +140,9 @@ def play(user, password, offerer, games, results_file):
             break
         if line.startswith("? login"):
             raise RuntimeError(line)
+    if AI != "protocol":
+        HostEngine.setup()
+    engines = {}
     log(f"logged in as {user}")
     finished = 0
     joined = None
@@ -132,11 +187,18 @@ def play(user, password, offerer, games, results_file):
             moves = g["moves"].split()
             started.setdefault(g["id"], (time.time(), g))
             started[g["id"]] = (started[g["id"]][0], g)
-            move = engine_move(g["dim"], moves)
+            if AI == "protocol":
+                move = engine_move(g["dim"], moves)
+            else:
+                if g["id"] not in engines:
+                    engines[g["id"]] = HostEngine(g["dim"])
+                move = engines[g["id"]].move(g["dim"], moves)
             s.send(f"game {g['id']} {' '.join(move)}")
             plies[str(g["id"])] = plies.get(str(g["id"]), 0) + 1
         elif line.startswith("= game_over"):
             game_id, result = int(words[2]), words[3]
+            if game_id in engines:
+                engines.pop(game_id).close()
             began, g = started.get(game_id, (time.time(), {}))
             record = {
                 "game": game_id,
