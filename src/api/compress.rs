@@ -37,6 +37,14 @@ const SUPPORTED: [Encoding; 4] = [
 /// The encoding the request prefers among those offered; identity when it names
 /// none of them (or refuses every one: an answer it can read beats a 406).
 pub fn negotiate(req: &ServiceRequest) -> ContentEncoding {
+    // Scripts mostly send no header or `identity`; those need no parsing.
+    match req.headers().get(header::ACCEPT_ENCODING) {
+        None => return ContentEncoding::Identity,
+        Some(v) if v.as_bytes().trim_ascii().eq_ignore_ascii_case(b"identity") => {
+            return ContentEncoding::Identity;
+        }
+        Some(_) => {}
+    }
     let Ok(accept) = AcceptEncoding::parse(req) else {
         return ContentEncoding::Identity;
     };
@@ -170,6 +178,30 @@ mod tests {
         ));
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
         assert!(!worth_it(&headers, ok, BodySize::Sized(MIN_SIZE)));
+    }
+
+    fn negotiated(accept: Option<&'static str>) -> ContentEncoding {
+        let mut req = actix_web::test::TestRequest::default();
+        if let Some(a) = accept {
+            req = req.insert_header((header::ACCEPT_ENCODING, a));
+        }
+        negotiate(&req.to_srv_request())
+    }
+
+    #[test]
+    fn the_preferred_encoding_is_chosen() {
+        assert_eq!(negotiated(None), ContentEncoding::Identity);
+        assert_eq!(negotiated(Some("identity")), ContentEncoding::Identity);
+        assert_eq!(negotiated(Some(" Identity ")), ContentEncoding::Identity);
+        assert_eq!(negotiated(Some("gzip")), ContentEncoding::Gzip);
+        assert_eq!(negotiated(Some("gzip, br")), ContentEncoding::Brotli);
+        assert_eq!(negotiated(Some("gzip, zstd")), ContentEncoding::Zstd);
+        assert_eq!(
+            negotiated(Some("identity, gzip;q=0.5")),
+            ContentEncoding::Identity
+        );
+        assert_eq!(negotiated(Some("deflate")), ContentEncoding::Identity);
+        assert_eq!(negotiated(Some("*;q=0")), ContentEncoding::Identity);
     }
 
     #[test]

@@ -252,7 +252,16 @@ impl<W: Word> Position<W> {
 
 impl<W: Word> fmt::Display for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Written into one buffer first: a formatter call per square costs more
+        // than the rest of a `/v1/moves` answer's position.
         let size = self.variant.size();
+        let mut board = String::with_capacity(usize::from(size) * (usize::from(size) + 1));
+        let push_run = |board: &mut String, run: u8| {
+            if run >= 10 {
+                board.push(char::from(b'0' + run / 10));
+            }
+            board.push(char::from(b'0' + run % 10));
+        };
         for rank in (0..size).rev() {
             let mut run = 0;
             for file in 0..size {
@@ -260,20 +269,21 @@ impl<W: Word> fmt::Display for Position<W> {
                     None => run += 1,
                     Some(p) => {
                         if run > 0 {
-                            write!(f, "{run}")?;
+                            push_run(&mut board, run);
                             run = 0;
                         }
-                        write!(f, "{}", p.letter())?;
+                        board.push(p.letter());
                     }
                 }
             }
             if run > 0 {
-                write!(f, "{run}")?;
+                push_run(&mut board, run);
             }
             if rank > 0 {
-                f.write_str("/")?;
+                board.push('/');
             }
         }
+        f.write_str(&board)?;
         write!(f, " {} {}", self.turn.letter(), self.plies_since_capture)
     }
 }
