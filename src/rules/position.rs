@@ -252,8 +252,8 @@ impl<W: Word> Position<W> {
 
 impl<W: Word> fmt::Display for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Written into one buffer first: a formatter call per square costs more
-        // than the rest of a `/v1/moves` answer's position.
+        // Built in one buffer and written once: a formatter call per square cost
+        // more than all the rest of printing a position.
         let size = self.variant.size();
         let mut board = String::with_capacity(usize::from(size) * (usize::from(size) + 1));
         let push_run = |board: &mut String, run: u8| {
