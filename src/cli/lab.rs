@@ -15,8 +15,9 @@ use crate::selfplay::{self, MatchSpec, book};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Engine A: `self` (this engine, full strength), `level=N` (1..=10), `random`,
-    /// or the path of a branan binary (asked through `analyze`).
+    /// Engine A: `self` (this engine, full strength), `level=N` (1..=10), `threads=N`
+    /// (full strength, each search on N threads), `random`, or the path of a branan
+    /// binary (asked through `analyze`).
     #[arg(long, default_value = "self")]
     pub a: String,
     /// Engine B, as `--a`.

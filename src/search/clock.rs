@@ -64,6 +64,8 @@ pub(crate) struct Clock<'a> {
     hard: Option<Duration>,
     nodes: Option<u64>,
     stop: &'a AtomicBool,
+    /// A second flag that stops the search (another thread of it has the answer).
+    also: Option<&'a AtomicBool>,
 }
 
 impl<'a> Clock<'a> {
@@ -73,7 +75,20 @@ impl<'a> Clock<'a> {
             hard: limits.time_ms.map(Duration::from_millis),
             nodes: limits.nodes,
             stop,
+            also: None,
         }
+    }
+
+    /// The same clock, stopped also by `also`.
+    pub(crate) fn also_stopped_by(self, also: &'a AtomicBool) -> Clock<'a> {
+        Clock {
+            also: Some(also),
+            ..self
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.also.is_some_and(|a| a.load(Ordering::Relaxed))
     }
 
     pub(crate) fn elapsed(&self) -> Duration {
@@ -86,7 +101,7 @@ impl<'a> Clock<'a> {
         if self.nodes.is_some_and(|n| nodes >= n) {
             return true;
         }
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stopped() {
             return true;
         }
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
@@ -104,6 +119,6 @@ impl<'a> Clock<'a> {
     /// counts once its first move is searched): the budget is what the caller
     /// chose to spend.
     pub(crate) fn may_deepen(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed) && self.hard.is_none_or(|h| self.start.elapsed() < h)
+        !self.stopped() && self.hard.is_none_or(|h| self.start.elapsed() < h)
     }
 }

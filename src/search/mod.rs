@@ -136,7 +136,8 @@ pub struct Iteration<'a> {
 /// of them a ply ahead of the main thread, each with its own ordering tables and
 /// all sharing the one transposition table, where what each finds speeds up the
 /// others. The main thread's answer is kept unless a helper completed a deeper
-/// iteration (with one line asked), and the nodes of all are counted.
+/// iteration (with one line asked; a helper that completes the deepest iteration
+/// allowed then ends the search), and the nodes of all are counted.
 pub struct Searcher {
     tt: Tt,
     heur: Heuristics,
@@ -151,11 +152,15 @@ struct HelperTables {
     frames: Vec<Frame>,
 }
 
-/// What the threads of one search share besides the table: the main thread's
+/// What the threads of one search share besides the table: the main thread
 /// raises `done` when it has its answer, and tells the helpers the depth it is
-/// searching; the helpers count their nodes in `nodes`.
+/// searching; a helper raises `reached` when it has completed the deepest
+/// iteration allowed (which ends the search when one line is asked: its answer
+/// is as deep as the main thread's could be); the helpers count their nodes in
+/// `nodes`.
 struct Team {
     done: AtomicBool,
+    reached: AtomicBool,
     depth: AtomicU32,
     nodes: AtomicU64,
 }
@@ -283,6 +288,7 @@ impl Searcher {
         }
         let team = Team {
             done: AtomicBool::new(false),
+            reached: AtomicBool::new(false),
             depth: AtomicU32::new(0),
             nodes: AtomicU64::new(0),
         };
@@ -324,7 +330,7 @@ impl Searcher {
                 .into_iter()
                 .filter(|h| h.depth > analysis.depth)
                 .max_by_key(|h| h.depth);
-            if multipv == 1
+            if multipv <= 1
                 && let Some(Helped {
                     depth,
                     best: Some(best),
@@ -382,7 +388,11 @@ fn deepen<W: Word>(
     only: Option<&[Move]>,
     team: Option<&Team>,
 ) -> Analysis {
-    let clock = Clock::new(limits, stop);
+    let clock = match team {
+        // With several lines, only the main thread makes them all.
+        Some(team) if multipv <= 1 => Clock::new(limits, stop).also_stopped_by(&team.reached),
+        _ => Clock::new(limits, stop),
+    };
     let pos = *game.position();
     if let Some(outcome) = game.outcome() {
         return Analysis {
@@ -495,8 +505,8 @@ fn deepen<W: Word>(
 
 /// The iterative deepening of helper thread `index` (from 1): the best line of
 /// each depth, odd helpers a ply ahead of the main thread, until the main thread
-/// is done (or the limits' time or depth runs out). Its node budget is the main
-/// thread's to keep.
+/// is done, the time runs out or the deepest iteration allowed is complete. The
+/// node budget is the main thread's to keep.
 #[allow(clippy::too_many_arguments)]
 fn help<W: Word>(
     tt: &Tt,
@@ -523,15 +533,19 @@ fn help<W: Word>(
         &mut tables.frames,
     );
     let ahead = (index % 2) as u32;
+    let max_depth = limits.max_depth();
     let mut helped = Helped {
         depth: 0,
         best: None,
         nodes: 0,
     };
-    loop {
-        // Never behind the main thread: what it has searched is in the table.
-        let depth = (helped.depth + 1).max(team.depth.load(Ordering::Relaxed) + ahead);
-        if depth > limits.max_depth() || !search.clock.may_deepen() {
+    while helped.depth < max_depth {
+        // Never behind the main thread (what it has searched is in the table),
+        // and at the last depth with it rather than idle.
+        let depth = (helped.depth + 1)
+            .max(team.depth.load(Ordering::Relaxed) + ahead)
+            .min(max_depth);
+        if !search.clock.may_deepen() {
             break;
         }
         let prev = helped.best.as_ref().and_then(|b| b.pv.first().copied());
@@ -546,7 +560,8 @@ fn help<W: Word>(
         helped.depth = depth;
         let done = decided(std::slice::from_ref(&r), depth);
         helped.best = Some(r);
-        if done {
+        if done || depth == max_depth {
+            team.reached.store(true, Ordering::Relaxed);
             break;
         }
     }
