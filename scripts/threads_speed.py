@@ -5,9 +5,12 @@ in a process of its own (so no run starts from another's table).
 
     scripts/threads_speed.py [--bin target/release/branan] [--threads 2] [--runs 4]
 
-Prints one line per position and run pair, then per position the median time to
-depth on each count of threads, their ratio (the speed-up), and the nodes per
-second of each (whose ratio is how much of a second core the helpers got); exits 2
+Prints one line per run, then per position the median time to depth on each count
+of threads and their ratio (the speed-up on this machine as loaded), the nodes per
+second of each (whose ratio says how much more CPU the threads got than one), and
+the median nodes to depth with the speed-up they give on N free cores: the threads
+search at one thread's speed each, so the time to depth on N threads is their
+nodes divided by N times one thread's speed (N x nodes on 1 / nodes on N). Exits 2
 when branan fails.
 """
 
@@ -64,14 +67,18 @@ def main():
         many = statistics.median(a["time_ms"] for a in got[args.threads])
         nps1 = statistics.median(a["nps"] for a in got[1])
         nps_n = statistics.median(a["nps"] for a in got[args.threads])
-        summary.append((label, depth, one, many, nps1, nps_n))
+        n1 = statistics.median(a["nodes"] for a in got[1])
+        n_n = statistics.median(a["nodes"] for a in got[args.threads])
+        summary.append((label, depth, one, many, nps1, nps_n, n1, n_n))
     print()
-    print(f"| position | depth | 1 thread | {args.threads} threads | speed-up | "
-          f"nodes/s, 1 / {args.threads} |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for label, depth, one, many, nps1, nps_n in summary:
+    n = args.threads
+    print(f"| position | depth | 1 thread | {n} threads | speed-up here | "
+          f"nodes/s, 1 / {n} | nodes, 1 / {n} | speed-up on {n} free cores |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for label, depth, one, many, nps1, nps_n, n1, n_n in summary:
         print(f"| {label} | {depth} | {one / 1000:.2f} s | {many / 1000:.2f} s | "
-              f"{one / max(many, 1):.2f}x | {nps1 / 1e6:.1f} M / {nps_n / 1e6:.1f} M |")
+              f"{one / max(many, 1):.2f}x | {nps1 / 1e6:.1f} M / {nps_n / 1e6:.1f} M | "
+              f"{n1 / 1e6:.1f} M / {n_n / 1e6:.1f} M | {n * n1 / max(n_n, 1):.2f}x |")
 
 
 if __name__ == "__main__":

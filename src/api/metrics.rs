@@ -341,7 +341,7 @@ pub fn register_analysis(m: &Metrics, service: &Arc<AnalysisService>) {
     let p = Arc::clone(&service.pool);
     m.gauge_fn(
         "branan_search_pending",
-        "Analysis jobs queued or running on the search pool.",
+        "Search threads taken by the analysis jobs queued or running on the search pool (an analysis on several threads counts each).",
         move || p.pending() as f64,
     );
     m.gauge("branan_search_threads", "Search threads.")
