@@ -38,6 +38,9 @@ pub struct CacheKey {
     pub seed: u64,
     /// The move a review scores in the same search (`None` for an analysis).
     pub played: Option<Move>,
+    /// The search threads of a deterministic request (1 for a time-limited one):
+    /// on several threads its answer may differ from the one thread's.
+    pub threads: usize,
 }
 
 impl CacheKey {
@@ -56,6 +59,21 @@ impl CacheKey {
             level: crate::search::level::MAX_LEVEL,
             seed: 0,
             played: None,
+            threads: 1,
+        }
+    }
+
+    /// The key of an answer searched by `threads` threads: its own for a
+    /// deterministic request, the shared one for a time-limited request (which
+    /// any answer that took the time serves).
+    pub fn with_threads(self, threads: usize) -> CacheKey {
+        CacheKey {
+            threads: if self.exact.is_some() {
+                threads.max(1)
+            } else {
+                1
+            },
+            ..self
         }
     }
 

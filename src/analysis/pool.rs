@@ -4,6 +4,12 @@
 //! at once (the caller tells its client to retry), so whatever else the process
 //! answers stays fast under any analysis load.
 //!
+//! A job may take several threads (an analysis searched by several): it counts as
+//! that many jobs at admission, and starts once that many threads are free, the
+//! idle ones standing by while it runs. Jobs start in order of arrival, so one
+//! that waits for threads to free is not overtaken by smaller ones, and none
+//! waits forever: a job never takes more threads than the pool has.
+//!
 //! Long work (a batch) runs as [`Step`]s: a step that returns its follow-up hands
 //! its admission slot to it, and the follow-up waits at the back of the queue, so
 //! whoever queued meanwhile runs first and the follow-up is never refused.
@@ -39,9 +45,12 @@ pub enum SubmitError {
     Closed,
 }
 
-/// The queue the threads take steps from, in order of arrival.
+/// The queue the threads take steps from, in order of arrival, each with the
+/// threads it takes.
 struct Queue {
-    steps: VecDeque<Step>,
+    steps: VecDeque<(Step, usize)>,
+    /// Threads taken by the steps running.
+    running: usize,
     closed: bool,
 }
 
@@ -49,9 +58,10 @@ struct Queue {
 struct Shared {
     queue: Mutex<Queue>,
     ready: Condvar,
-    /// Steps admitted and not finished (queued or running); admission checks and
-    /// raises it under the queue's lock.
+    /// Threads taken by the steps admitted and not finished (queued or
+    /// running); admission checks and raises it under the queue's lock.
     pending: AtomicUsize,
+    threads: usize,
 }
 
 impl Shared {
@@ -90,10 +100,12 @@ impl SearchPool {
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
                 steps: VecDeque::with_capacity(threads + queue),
+                running: 0,
                 closed: false,
             }),
             ready: Condvar::new(),
             pending: AtomicUsize::new(0),
+            threads,
         });
         let handles = (0..threads)
             .filter_map(|i| {
@@ -117,7 +129,7 @@ impl SearchPool {
         self.threads
     }
 
-    /// Jobs queued or running.
+    /// Threads taken by the jobs queued or running.
     pub fn pending(&self) -> usize {
         self.shared.pending.load(Ordering::Relaxed)
     }
@@ -129,25 +141,38 @@ impl SearchPool {
 
     /// Hands `job` to the pool, or refuses it at once when the pool is saturated.
     pub fn submit(&self, job: Job) -> Result<(), SubmitError> {
-        self.submit_step(Step::new(move |searcher| {
+        self.submit_on(1, job)
+    }
+
+    /// Hands `job`, which runs `threads` search threads, to the pool: it counts as
+    /// that many jobs (at most the pool's threads), and starts once that many
+    /// threads are free. Refused at once when the pool has no room for it.
+    pub fn submit_on(&self, threads: usize, job: Job) -> Result<(), SubmitError> {
+        let step = Step::new(move |searcher| {
             job(searcher);
             None
-        }))
+        });
+        self.admit(step, threads.clamp(1, self.threads))
     }
 
     /// Hands the first step of a longer piece of work to the pool, or refuses it at
     /// once when the pool is saturated; its follow-ups are never refused.
     pub fn submit_step(&self, step: Step) -> Result<(), SubmitError> {
+        self.admit(step, 1)
+    }
+
+    fn admit(&self, step: Step, threads: usize) -> Result<(), SubmitError> {
         let mut queue = self.shared.lock();
         if queue.closed {
             return Err(SubmitError::Closed);
         }
-        // Admission: at most `threads` running plus `queue` waiting.
-        if self.pending() >= self.threads + self.queue {
+        // Admission: at most `threads` running plus `queue` waiting, counted in
+        // threads taken.
+        if self.pending() + threads > self.threads + self.queue {
             return Err(SubmitError::Full);
         }
-        self.shared.pending.fetch_add(1, Ordering::AcqRel);
-        queue.steps.push_back(step);
+        self.shared.pending.fetch_add(threads, Ordering::AcqRel);
+        queue.steps.push_back((step, threads));
         drop(queue);
         self.shared.ready.notify_one();
         Ok(())
@@ -174,13 +199,22 @@ impl Drop for SearchPool {
 fn worker(shared: &Shared) {
     let mut searcher = Searcher::new(TT_MB_PER_THREAD);
     loop {
-        let step = {
+        let (step, threads) = {
             let mut queue = shared.lock();
             loop {
-                if let Some(step) = queue.steps.pop_front() {
-                    break step;
+                // The first job starts once it has its threads; the jobs behind it
+                // wait their turn.
+                if let Some(&(_, threads)) = queue.steps.front()
+                    && queue.running + threads <= shared.threads
+                    && let Some(next) = queue.steps.pop_front()
+                {
+                    queue.running += threads;
+                    if !queue.steps.is_empty() {
+                        shared.ready.notify_one();
+                    }
+                    break next;
                 }
-                if queue.closed {
+                if queue.closed && queue.steps.is_empty() {
                     return;
                 }
                 queue = shared.ready.wait(queue).unwrap_or_else(|p| p.into_inner());
@@ -189,21 +223,26 @@ fn worker(shared: &Shared) {
         // A panicking job must not take the thread (and its slot) with it.
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (step.0)(&mut searcher)));
+        let mut queue = shared.lock();
+        queue.running -= threads;
         match result {
             // The slot passes to the follow-up, queued behind whoever waits.
             Ok(Some(next)) => {
-                shared.lock().steps.push_back(next);
-                shared.ready.notify_one();
+                shared.pending.fetch_sub(threads - 1, Ordering::AcqRel);
+                queue.steps.push_back((next, 1));
             }
             Ok(None) => {
-                shared.pending.fetch_sub(1, Ordering::AcqRel);
+                shared.pending.fetch_sub(threads, Ordering::AcqRel);
             }
             Err(_) => {
                 tracing::error!("a search job panicked");
                 searcher = Searcher::new(TT_MB_PER_THREAD);
-                shared.pending.fetch_sub(1, Ordering::AcqRel);
+                shared.pending.fetch_sub(threads, Ordering::AcqRel);
             }
         }
+        drop(queue);
+        // Threads came free: the first job may now have enough.
+        shared.ready.notify_all();
     }
 }
 
@@ -290,6 +329,37 @@ mod tests {
         assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("job"));
         assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("step 2"));
         assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("step 3"));
+        wait_until_idle(&pool);
+    }
+
+    #[test]
+    fn a_job_on_two_threads_takes_two_slots_and_is_not_overtaken() {
+        let pool = SearchPool::new(2, 2);
+        let (release_one, one_rx) = channel::<()>();
+        let one_rx = Arc::new(Mutex::new(one_rx));
+        let (release_two, two_rx) = channel::<()>();
+        let two_rx = Arc::new(Mutex::new(two_rx));
+        let (done_tx, done_rx) = channel();
+        // One thread busy; the two-thread job waits for the second, and the
+        // one-thread job behind it waits its turn although a thread is free.
+        pool.submit(held("one", &one_rx, &done_tx)).unwrap();
+        pool.submit_on(2, held("two", &two_rx, &done_tx)).unwrap();
+        assert_eq!(pool.pending(), 3);
+        let done = done_tx.clone();
+        pool.submit(Box::new(move |_| {
+            let _ = done.send("three");
+        }))
+        .unwrap();
+        // Two threads running and two waiting: full.
+        assert_eq!(pool.submit(Box::new(|_| {})), Err(SubmitError::Full));
+        release_one.send(()).unwrap();
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("one"));
+        release_two.send(()).unwrap();
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("two"));
+        assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)), Ok("three"));
+        wait_until_idle(&pool);
+        // A job asking more threads than the pool has takes them all.
+        pool.submit_on(5, Box::new(|_| {})).unwrap();
         wait_until_idle(&pool);
     }
 

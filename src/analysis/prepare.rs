@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::{self, LevelRequest, Searcher};
 
-use super::cache::{Stored, Want};
+use super::cache::{CacheKey, Stored, Want};
 use super::error::AnalysisError;
 use super::game::{BuiltGame, GameParts, Limits as GameLimits, OwnRules};
 use super::settings::Settings;
@@ -30,6 +30,8 @@ pub struct Ask {
     pub level: Option<i64>,
     /// Seed of a level's choice.
     pub seed: Option<i64>,
+    /// Search threads (default 1).
+    pub threads: Option<usize>,
 }
 
 /// A checked request, ready to search.
@@ -45,6 +47,21 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The key of this analysis's answer in the evaluation cache.
+    pub fn cache_key(&self) -> CacheKey {
+        CacheKey::of(&self.built.game, self.multipv, &self.want)
+            .with_level(self.level, self.seed)
+            .with_threads(self.limits.threads)
+    }
+
+    /// The same analysis on one search thread.
+    pub fn on_one_thread(self) -> Prepared {
+        Prepared {
+            limits: self.limits.with_threads(1),
+            ..self
+        }
+    }
+
     /// The analysis the request asks for, at its level.
     pub fn level_request(&self) -> LevelRequest {
         LevelRequest {
@@ -126,6 +143,16 @@ pub fn prepare<R: OwnRules + ?Sized>(
             ),
         ));
     }
+    let threads = ask.threads.unwrap_or(1);
+    if threads == 0 || threads > settings.max_threads {
+        return Err(AnalysisError::invalid(
+            "threads",
+            format!(
+                "`threads` must be between 1 and {} (got {threads})",
+                settings.max_threads
+            ),
+        ));
+    }
     let level = level(ask.level)?;
     let seed = match ask.seed {
         None => 0,
@@ -170,6 +197,7 @@ pub fn prepare<R: OwnRules + ?Sized>(
             time_ms: Some(time_ms),
             depth,
             nodes,
+            threads,
         },
         want,
         multipv,

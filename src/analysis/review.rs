@@ -187,6 +187,7 @@ pub fn plan<R: OwnRules + ?Sized>(
             time_ms: Some(time_ms),
             depth,
             nodes: None,
+            threads: 1,
         },
         want,
         level,

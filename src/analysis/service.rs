@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::search::{Iteration, Searcher};
 
-use super::cache::{AnalysisCache, CacheKey};
+use super::cache::AnalysisCache;
 use super::error::AnalysisError;
 use super::pool::{Job, SearchPool, Step, SubmitError};
 use super::prepare::{Answer, Prepared, run};
@@ -75,7 +75,7 @@ impl AnalysisService {
     /// Starts the pool.
     pub fn new(settings: &ServiceSettings) -> AnalysisService {
         AnalysisService {
-            settings: settings.analysis,
+            settings: settings.analysis(),
             review: settings.review,
             pool: Arc::new(SearchPool::new(settings.threads(), settings.search_queue)),
             cache: Arc::new(AnalysisCache::new(settings.cache_entries)),
@@ -99,18 +99,23 @@ impl AnalysisService {
         Overloaded(e)
     }
 
-    /// Runs `job` on the pool and awaits its answer. `stop` is raised when the
-    /// awaiting future is dropped (the client went away).
+    /// Runs `job`, which searches on `threads` threads, on the pool and awaits its
+    /// answer. `stop` is raised when the awaiting future is dropped (the client
+    /// went away).
     async fn on_pool<T: Send + 'static>(
         &self,
+        threads: usize,
         job: impl FnOnce(&mut Searcher, &AtomicBool) -> T + Send + 'static,
     ) -> Result<T, Overloaded> {
         let stop = Arc::new(AtomicBool::new(false));
         let guard = StopOnDrop(Arc::clone(&stop));
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let submitted = self.pool.submit(Box::new(move |searcher| {
-            let _ = tx.send(job(searcher, &stop));
-        }));
+        let submitted = self.pool.submit_on(
+            threads,
+            Box::new(move |searcher| {
+                let _ = tx.send(job(searcher, &stop));
+            }),
+        );
         if let Err(e) = submitted {
             return Err(self.refused(e));
         }
@@ -139,7 +144,7 @@ impl AnalysisService {
     /// Analyses one prepared request (cache, then pool).
     pub async fn analyze(&self, p: Prepared) -> Result<Answer, Overloaded> {
         let cache = Arc::clone(&self.cache);
-        let key = CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
+        let key = p.cache_key();
         // A cached answer needs no search thread.
         if let Some(stored) = cache.lookup(&key, &p.want) {
             self.count_answer();
@@ -150,7 +155,7 @@ impl AnalysisService {
             });
         }
         let answer = self
-            .on_pool(move |searcher, stop| {
+            .on_pool(p.limits.threads, move |searcher, stop| {
                 let want = p.want;
                 let got = cache.get_or_compute(key, want, || run(&p, searcher, stop));
                 got.map(|(stored, cached)| Answer {
@@ -177,6 +182,7 @@ impl AnalysisService {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let service = Arc::downgrade(self);
+        let threads = p.limits.threads;
         let job: Job = Box::new(move |searcher| {
             let mut listener = |it: &Iteration<'_>| {
                 if !on_iteration(&p, it) {
@@ -199,12 +205,15 @@ impl AnalysisService {
             }
             on_done(Answer::fresh(p, analysis));
         });
-        self.submit(job)?;
+        self.pool
+            .submit_on(threads, job)
+            .map_err(|e| self.refused(e))?;
         Ok(StopOnDrop(stop))
     }
 
     /// Starts a batch: its items analysed in order on every search thread nothing
-    /// else needs, each answer (or the refusal of an item not started within the
+    /// else needs, each item on one thread (the batch spreads over the threads by
+    /// its items), each answer (or the refusal of an item not started within the
     /// batch's time budget) told to `on_item` with the item's index, which answers
     /// `false` once nobody listens. `None` items are skipped (the caller answers
     /// them). The batch stops when the returned guard is dropped.
@@ -217,7 +226,10 @@ impl AnalysisService {
         let stop = Arc::new(AtomicBool::new(false));
         let budget = self.settings.max_batch_time;
         let batch = Arc::new(BatchRun {
-            items: items.into_iter().map(Mutex::new).collect(),
+            items: items
+                .into_iter()
+                .map(|p| Mutex::new(p.map(Prepared::on_one_thread)))
+                .collect(),
             next: AtomicUsize::new(0),
             on_item: Box::new(on_item),
             stop: Arc::clone(&stop),
@@ -298,8 +310,7 @@ impl BatchRun {
             let answer = if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 Err(batch_budget_spent(self.budget))
             } else {
-                let key =
-                    CacheKey::of(&p.built.game, p.multipv, &p.want).with_level(p.level, p.seed);
+                let key = p.cache_key();
                 let (stored, cached) = self
                     .cache
                     .get_or_compute(key, p.want, || run(&p, searcher, &self.stop))?;

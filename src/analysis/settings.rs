@@ -15,6 +15,9 @@ pub struct Settings {
     pub max_depth: u32,
     pub max_nodes: u64,
     pub max_multipv: usize,
+    /// The most search threads one analysis may ask (`threads`); the service
+    /// allows at most its own search threads.
+    pub max_threads: usize,
     pub max_batch: usize,
     /// The batch's time budget (`None`: no budget).
     pub max_batch_time: Option<Duration>,
@@ -30,6 +33,7 @@ impl Settings {
         max_depth: 64,
         max_nodes: 1_000_000_000,
         max_multipv: 5,
+        max_threads: usize::MAX,
         max_batch: 256,
         max_batch_time: Some(Duration::from_secs(60)),
         max_moves: 1_000,
@@ -43,6 +47,7 @@ impl Settings {
             max_depth: self.max_depth.clamp(1, search::params::MAX_DEPTH),
             max_nodes: self.max_nodes.max(1),
             max_multipv: self.max_multipv.clamp(1, search::MAX_MULTIPV),
+            max_threads: self.max_threads.max(1),
             ..self
         }
     }
@@ -95,5 +100,14 @@ impl ServiceSettings {
         self.search_threads
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
+
+    /// The limits of one analysis, with the most threads one may take within the
+    /// search threads.
+    pub fn analysis(&self) -> Settings {
+        Settings {
+            max_threads: self.analysis.max_threads.clamp(1, self.threads()),
+            ..self.analysis
+        }
     }
 }

@@ -82,6 +82,12 @@ pub struct ServerConfig {
     #[arg(long, env = "BRANAN_SEARCH_THREADS")]
     pub search_threads: Option<usize>,
 
+    /// The most search threads one analysis may ask with `threads` (default: every
+    /// search thread; more than the search threads counts as all of them). Each
+    /// thread an analysis takes is one fewer for other requests.
+    #[arg(long, env = "BRANAN_MAX_ANALYSIS_THREADS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_analysis_threads: Option<u64>,
+
     /// Analyses that may wait for a search thread (beyond: 503 with Retry-After).
     #[arg(long, env = "BRANAN_SEARCH_QUEUE", default_value_t = 8)]
     pub search_queue: usize,
@@ -178,6 +184,9 @@ impl ServerConfig {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             max_multipv: self.max_multipv,
+            max_threads: self
+                .max_analysis_threads
+                .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)),
             max_batch: self.max_batch,
             max_batch_time: (self.max_batch_time_ms > 0)
                 .then(|| Duration::from_millis(self.max_batch_time_ms)),
@@ -229,6 +238,7 @@ impl Default for ServerConfig {
             keep_alive_s: 5,
             max_connections: 25_000,
             search_threads: None,
+            max_analysis_threads: None,
             search_queue: 8,
             default_time_ms: 1_000,
             max_time_ms: 10_000,

@@ -5,6 +5,10 @@
 //! Answers are written (and flushed) as soon as they and every answer before them
 //! are ready, so a consumer reading the pipe sees them while the run goes on, and
 //! an interrupted run (SIGINT, SIGTERM) leaves every answer it finished in order.
+//!
+//! `--threads` lines are analysed at once, each on the search threads its
+//! `threads` field asks (default `--threads-per-line`, itself 1); a line may ask
+//! up to one thread per core.
 //! Progress goes to stderr: a bar on a terminal, otherwise a plain line every few
 //! seconds.
 
@@ -38,9 +42,14 @@ const EXIT_IO: u8 = 2;
                   signal's number when interrupted (the answers finished by then are written)."
 )]
 pub struct AnalyzeArgs {
-    /// Threads (default: one per core).
+    /// Lines analysed at once (default: one per core, divided by
+    /// `--threads-per-line`).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Search threads of each line that gives no `threads` of its own (at most
+    /// one per core: a line asking more gets a problem).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads_per_line: u64,
     /// Analysis time when a line gives no limit, in milliseconds.
     #[arg(long, env = "BRANAN_DEFAULT_TIME_MS", default_value_t = 1_000)]
     pub default_time_ms: u64,
@@ -88,16 +97,26 @@ fn on_line(line: usize, mut problem: Problem) -> Problem {
     problem
 }
 
+/// What every line is analysed with: the limits, and the search threads of a line
+/// that asks none.
+#[derive(Clone, Copy, Debug)]
+struct LineSettings {
+    limits: Settings,
+    threads: usize,
+}
+
 fn answer(
     job: &Job,
-    settings: &Settings,
+    settings: &LineSettings,
     searcher: &mut Searcher,
     stop: &AtomicBool,
 ) -> Option<BatchItem> {
-    let req: AnalyzeRequest = match from_json_bytes(job.text.as_bytes()) {
+    let mut req: AnalyzeRequest = match from_json_bytes(job.text.as_bytes()) {
         Ok(r) => r,
         Err(e) => return Some(BatchItem::Problem(on_line(job.line, e.problem()))),
     };
+    req.threads = req.threads.or(Some(settings.threads));
+    let settings = &settings.limits;
     let prepared = match req.prepare(settings) {
         Ok(p) => p,
         Err(e) => return Some(BatchItem::Problem(on_line(job.line, Problem::from(&e)))),
@@ -146,7 +165,7 @@ fn read_input(
 fn work(
     jobs: &Mutex<Receiver<Job>>,
     events: &Sender<Event>,
-    settings: &Settings,
+    settings: &LineSettings,
     stop: &AtomicBool,
 ) {
     let mut searcher = Searcher::new(TT_MB_PER_THREAD);
@@ -295,16 +314,22 @@ struct Tally {
 }
 
 pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
-    let settings = Settings {
-        default_time_ms: args.default_time_ms,
-        max_time_ms: args.max_time_ms,
-        ..Settings::DEFAULT
-    }
-    .clamped();
+    let cores = thread::available_parallelism().map_or(2, |n| n.get());
+    let per_line = usize::try_from(args.threads_per_line).unwrap_or(1);
+    let settings = LineSettings {
+        limits: Settings {
+            default_time_ms: args.default_time_ms,
+            max_time_ms: args.max_time_ms,
+            max_threads: cores.max(per_line),
+            ..Settings::DEFAULT
+        }
+        .clamped(),
+        threads: per_line,
+    };
     let threads = args
         .threads
         .filter(|&n| n > 0)
-        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()));
+        .unwrap_or_else(|| (cores / per_line).max(1));
     let stop = Arc::new(AtomicBool::new(false));
     let read = Arc::new(AtomicUsize::new(0));
     let (events_tx, events) = channel::<Event>();

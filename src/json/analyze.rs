@@ -54,6 +54,16 @@ game_body! {
         #[serde(default)]
         #[schema(minimum = 0, maximum = 9007199254740991_i64)]
         pub seed: Option<i64>,
+        /// Search threads for this analysis, 1 (the default) to the server's maximum
+        /// (by default its number of search threads). The threads search together
+        /// and share what they find, so the search goes deeper in the same time;
+        /// each takes one of the server's search threads. On more than one thread
+        /// the answer may vary from run to run, also with `depth` or `nodes` (the node
+        /// budget then counts the main thread's nodes; `nodes` in the answer counts
+        /// every thread's). In a batch each item is searched on one thread.
+        #[serde(default)]
+        #[schema(minimum = 1)]
+        pub threads: Option<usize>,
     }
 }
 
@@ -258,6 +268,7 @@ impl AnalyzeRequest {
             multipv: self.multipv,
             level: self.level,
             seed: self.seed,
+            threads: self.threads,
         }
     }
 

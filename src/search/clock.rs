@@ -6,17 +6,23 @@ use std::time::{Duration, Instant};
 
 use super::params::MAX_DEPTH;
 
-/// How much work a search may do. With no time limit, the result depends only on
-/// the position, the history and these numbers (the search is single-threaded and
-/// starts from an empty table), so it can be tested and cached.
+/// How much work a search may do. With no time limit and one thread, the result
+/// depends only on the position, the history and these numbers (the search starts
+/// from an empty table), so it can be tested and cached.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Wall-clock budget in milliseconds.
     pub time_ms: Option<u64>,
     /// Deepest iteration (plies, before extensions and quiescence).
     pub depth: Option<u32>,
-    /// Node budget: the search stops once it has visited this many nodes.
+    /// Node budget: the search stops once it has visited this many nodes (on
+    /// several threads, once the main thread has).
     pub nodes: Option<u64>,
+    /// Threads searching together (0 and 1: one, the deterministic search). The
+    /// others help through the shared transposition table; the answer is the main
+    /// thread's, or a deeper one a helper completed, and may then vary from run to
+    /// run.
+    pub threads: usize,
 }
 
 impl Limits {
@@ -39,6 +45,11 @@ impl Limits {
             nodes: Some(nodes),
             ..Limits::default()
         }
+    }
+
+    /// The same limits, searched by `threads` threads.
+    pub fn with_threads(self, threads: usize) -> Limits {
+        Limits { threads, ..self }
     }
 
     /// The deepest iteration to run.

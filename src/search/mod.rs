@@ -35,7 +35,7 @@ mod tt;
 pub(crate) mod tune;
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::rules::{AnyGameRef, Game, Move, Outcome, Word, with_word};
@@ -130,10 +130,41 @@ pub struct Iteration<'a> {
 
 /// A reusable engine: its transposition table and ordering tables. Every analysis
 /// starts from empty tables, so results do not depend on earlier searches.
+///
+/// A search on several threads ([`Limits::threads`]) is the usual lazy SMP: the
+/// helper threads run their own iterative deepening of the same position, half
+/// of them a ply ahead of the main thread, each with its own ordering tables and
+/// all sharing the one transposition table, where what each finds speeds up the
+/// others. The main thread's answer is kept unless a helper completed a deeper
+/// iteration (with one line asked), and the nodes of all are counted.
 pub struct Searcher {
     tt: Tt,
     heur: Heuristics,
     frames: Vec<Frame>,
+    /// The tables of the helper threads, made when a search first needs them.
+    helpers: Vec<HelperTables>,
+}
+
+/// What a helper thread of a search owns: its ordering tables and move lists.
+struct HelperTables {
+    heur: Heuristics,
+    frames: Vec<Frame>,
+}
+
+/// What the threads of one search share besides the table: the main thread's
+/// raises `done` when it has its answer, and tells the helpers the depth it is
+/// searching; the helpers count their nodes in `nodes`.
+struct Team {
+    done: AtomicBool,
+    depth: AtomicU32,
+    nodes: AtomicU64,
+}
+
+/// What a helper thread found: its deepest completed iteration and its nodes.
+struct Helped {
+    depth: u32,
+    best: Option<RootResult>,
+    nodes: u64,
 }
 
 impl Default for Searcher {
@@ -149,6 +180,7 @@ impl Searcher {
             tt: Tt::new(tt_mb),
             heur: Heuristics::new(),
             frames: search::new_frames(),
+            helpers: Vec::new(),
         }
     }
 
@@ -218,135 +250,307 @@ impl Searcher {
     }
 
     /// The iterative deepening of the game's position, over `only` of its moves
-    /// when given, with the tables as they are.
+    /// when given, with the tables as they are: on this thread alone, or with
+    /// helper threads when the limits ask for more than one.
     fn search<W: Word>(
         &mut self,
         game: &Game<W>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
-        mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
         only: Option<&[Move]>,
     ) -> Analysis {
-        let clock = Clock::new(limits, stop);
-        let pos = *game.position();
-        if let Some(outcome) = game.outcome() {
-            return Analysis {
-                best_move: None,
-                score: Score::Cp(0),
-                pv: Vec::new(),
-                depth: 0,
-                nodes: 0,
-                elapsed: clock.elapsed(),
-                lines: Vec::new(),
-                outcome: Some(outcome),
-            };
+        let Searcher {
+            tt,
+            heur,
+            frames,
+            helpers,
+        } = self;
+        let tt: &Tt = tt;
+        let wanted = limits.threads.max(1);
+        // A finished game or a forced move needs no search of its own.
+        if wanted == 1 || game.outcome().is_some() || game.position().legal_moves().len() <= 1 {
+            return deepen(
+                tt, heur, frames, game, limits, multipv, stop, listener, only, None,
+            );
         }
-        let root_moves = pos.legal_moves();
-        // The moves left out of the search, as if already searched for earlier lines.
-        let mut left_out: Vec<Move> = match only {
-            Some(only) => root_moves
-                .iter()
-                .copied()
-                .filter(|m| !only.contains(m))
-                .collect(),
-            None => Vec::new(),
-        };
-        if left_out.len() == root_moves.len() {
-            left_out.clear();
-        }
-        let multipv = multipv
-            .clamp(1, MAX_MULTIPV)
-            .min(root_moves.len() - left_out.len());
-        let mut search = Search::new(
-            &mut self.tt,
-            &mut self.heur,
-            clock,
-            Evaluator::new(pos.variant()),
-            game.keys().to_vec(),
-            &mut self.frames,
-        );
-
-        let mut completed: Vec<RootResult> = Vec::new();
-        let mut depth_done = 0;
-        // With one legal move the answer is decided: no need to spend the time.
-        let max_depth = if root_moves.len() == 1 && limits.time_ms.is_some() {
-            1
-        } else {
-            limits.max_depth()
-        };
-        for depth in 1..=max_depth {
-            if depth > 1 && !search.clock.may_deepen() {
-                break;
-            }
-            let mut lines: Vec<RootResult> = Vec::new();
-            let mut excluded = left_out.clone();
-            for i in 0..multipv {
-                let prev = completed.get(i).and_then(|l| l.pv.first().copied());
-                let result = search.root(&pos, depth as i32, &excluded, prev);
-                if search.stopped {
-                    // An iteration cut short at the deadline still counts: the
-                    // previous best is searched first, so a result means that it
-                    // was searched fully to the new depth, and any other move in
-                    // the result proved better than it.
-                    if i == 0
-                        && (multipv == 1 || completed.is_empty())
-                        && let Some(r) = result
-                    {
-                        completed = vec![r];
-                    }
-                    break;
-                }
-                let Some(r) = result else { break };
-                if let Some(&m) = r.pv.first() {
-                    excluded.push(m);
-                }
-                lines.push(r);
-            }
-            if search.stopped {
-                break;
-            }
-            // Sort (a later line can score above an earlier one only by a window
-            // artefact; keep the order stable otherwise).
-            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-            completed = lines;
-            depth_done = depth;
-            if let Some(listener) = listener.as_mut() {
-                listener(&Iteration {
-                    depth,
-                    lines: &to_lines(&completed),
-                    nodes: search.nodes,
-                    elapsed: search.clock.elapsed(),
-                });
-            }
-            let decided = completed
-                .iter()
-                .all(|l| l.score.abs() >= MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth);
-            if decided {
-                break;
-            }
-        }
-        if completed.is_empty() {
-            // Stopped before the first move was searched: any legal move.
-            let first = root_moves.iter().copied().find(|m| !left_out.contains(m));
-            completed.push(RootResult {
-                score: search.eval.eval(&pos),
-                pv: vec![first.unwrap_or(root_moves[0])],
+        while helpers.len() < wanted - 1 {
+            helpers.push(HelperTables {
+                heur: Heuristics::new(),
+                frames: search::new_frames(),
             });
         }
-        let lines = to_lines(&completed);
-        let best = &lines[0];
-        Analysis {
-            best_move: Some(best.mv),
-            score: best.score,
-            pv: best.pv.clone(),
-            depth: depth_done,
-            nodes: search.nodes,
-            elapsed: search.clock.elapsed(),
-            lines,
-            outcome: None,
+        let team = Team {
+            done: AtomicBool::new(false),
+            depth: AtomicU32::new(0),
+            nodes: AtomicU64::new(0),
+        };
+        let left_out = left_out(game.position(), only);
+        std::thread::scope(|scope| {
+            let team = &team;
+            let left_out = &left_out;
+            let running: Vec<_> = helpers[..wanted - 1]
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, tables)| {
+                    // A helper that cannot start leaves the others to search.
+                    std::thread::Builder::new()
+                        .name(format!("branan-helper-{}", i + 1))
+                        .spawn_scoped(scope, move || {
+                            help(tt, tables, game, limits, left_out, i + 1, team)
+                        })
+                        .ok()
+                })
+                .collect();
+            let mut analysis = deepen(
+                tt,
+                heur,
+                frames,
+                game,
+                limits,
+                multipv,
+                stop,
+                listener,
+                only,
+                Some(team),
+            );
+            team.done.store(true, Ordering::Relaxed);
+            let helped: Vec<Helped> = running.into_iter().filter_map(|h| h.join().ok()).collect();
+            analysis.nodes += helped.iter().map(|h| h.nodes).sum::<u64>();
+            // The deepest iteration a helper completed, when deeper than the main
+            // thread's (with several lines, the main thread's lines are kept).
+            let deepest = helped
+                .into_iter()
+                .filter(|h| h.depth > analysis.depth)
+                .max_by_key(|h| h.depth);
+            if multipv == 1
+                && let Some(Helped {
+                    depth,
+                    best: Some(best),
+                    ..
+                }) = deepest
+                && let Some(line) = to_lines(std::slice::from_ref(&best)).pop()
+            {
+                analysis.best_move = Some(line.mv);
+                analysis.score = line.score;
+                analysis.pv = line.pv.clone();
+                analysis.depth = depth;
+                analysis.lines = vec![line];
+            }
+            analysis
+        })
+    }
+}
+
+/// The root moves `only` leaves out (none when it names no legal move).
+fn left_out<W: Word>(pos: &crate::rules::Position<W>, only: Option<&[Move]>) -> Vec<Move> {
+    let root_moves = pos.legal_moves();
+    let mut left_out: Vec<Move> = match only {
+        Some(only) => root_moves
+            .iter()
+            .copied()
+            .filter(|m| !only.contains(m))
+            .collect(),
+        None => Vec::new(),
+    };
+    if left_out.len() == root_moves.len() {
+        left_out.clear();
+    }
+    left_out
+}
+
+/// Whether every line's score is a result proved within `depth` plies.
+fn decided(lines: &[RootResult], depth: u32) -> bool {
+    lines
+        .iter()
+        .all(|l| l.score.abs() >= MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth)
+}
+
+/// The iterative deepening of the main thread, which makes the analysis; with a
+/// `team`, it tells the helpers the depth it searches and hears their nodes.
+#[allow(clippy::too_many_arguments)]
+fn deepen<W: Word>(
+    tt: &Tt,
+    heur: &mut Heuristics,
+    frames: &mut [Frame],
+    game: &Game<W>,
+    limits: &Limits,
+    multipv: usize,
+    stop: &AtomicBool,
+    mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+    only: Option<&[Move]>,
+    team: Option<&Team>,
+) -> Analysis {
+    let clock = Clock::new(limits, stop);
+    let pos = *game.position();
+    if let Some(outcome) = game.outcome() {
+        return Analysis {
+            best_move: None,
+            score: Score::Cp(0),
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            elapsed: clock.elapsed(),
+            lines: Vec::new(),
+            outcome: Some(outcome),
+        };
+    }
+    let root_moves = pos.legal_moves();
+    // The moves left out of the search, as if already searched for earlier lines.
+    let left_out = left_out(&pos, only);
+    let multipv = multipv
+        .clamp(1, MAX_MULTIPV)
+        .min(root_moves.len() - left_out.len());
+    let mut search = Search::new(
+        tt,
+        heur,
+        clock,
+        Evaluator::new(pos.variant()),
+        game.keys().to_vec(),
+        frames,
+    );
+
+    let mut completed: Vec<RootResult> = Vec::new();
+    let mut depth_done = 0;
+    // With one legal move the answer is decided: no need to spend the time.
+    let max_depth = if root_moves.len() == 1 && limits.time_ms.is_some() {
+        1
+    } else {
+        limits.max_depth()
+    };
+    for depth in 1..=max_depth {
+        if depth > 1 && !search.clock.may_deepen() {
+            break;
+        }
+        if let Some(team) = team {
+            team.depth.store(depth, Ordering::Relaxed);
+        }
+        let mut lines: Vec<RootResult> = Vec::new();
+        let mut excluded = left_out.clone();
+        for i in 0..multipv {
+            let prev = completed.get(i).and_then(|l| l.pv.first().copied());
+            let result = search.root(&pos, depth as i32, &excluded, prev);
+            if search.stopped {
+                // An iteration cut short at the deadline still counts: the
+                // previous best is searched first, so a result means that it
+                // was searched fully to the new depth, and any other move in
+                // the result proved better than it.
+                if i == 0
+                    && (multipv == 1 || completed.is_empty())
+                    && let Some(r) = result
+                {
+                    completed = vec![r];
+                }
+                break;
+            }
+            let Some(r) = result else { break };
+            if let Some(&m) = r.pv.first() {
+                excluded.push(m);
+            }
+            lines.push(r);
+        }
+        if search.stopped {
+            break;
+        }
+        // Sort (a later line can score above an earlier one only by a window
+        // artefact; keep the order stable otherwise).
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        completed = lines;
+        depth_done = depth;
+        if let Some(listener) = listener.as_mut() {
+            let helpers = team.map_or(0, |t| t.nodes.load(Ordering::Relaxed));
+            listener(&Iteration {
+                depth,
+                lines: &to_lines(&completed),
+                nodes: search.nodes + helpers,
+                elapsed: search.clock.elapsed(),
+            });
+        }
+        if decided(&completed, depth) {
+            break;
         }
     }
+    if completed.is_empty() {
+        // Stopped before the first move was searched: any legal move.
+        let first = root_moves.iter().copied().find(|m| !left_out.contains(m));
+        completed.push(RootResult {
+            score: search.eval.eval(&pos),
+            pv: vec![first.unwrap_or(root_moves[0])],
+        });
+    }
+    let lines = to_lines(&completed);
+    let best = &lines[0];
+    Analysis {
+        best_move: Some(best.mv),
+        score: best.score,
+        pv: best.pv.clone(),
+        depth: depth_done,
+        nodes: search.nodes,
+        elapsed: search.clock.elapsed(),
+        lines,
+        outcome: None,
+    }
+}
+
+/// The iterative deepening of helper thread `index` (from 1): the best line of
+/// each depth, odd helpers a ply ahead of the main thread, until the main thread
+/// is done (or the limits' time or depth runs out). Its node budget is the main
+/// thread's to keep.
+#[allow(clippy::too_many_arguments)]
+fn help<W: Word>(
+    tt: &Tt,
+    tables: &mut HelperTables,
+    game: &Game<W>,
+    limits: &Limits,
+    left_out: &[Move],
+    index: usize,
+    team: &Team,
+) -> Helped {
+    tables.heur.clear();
+    let pos = *game.position();
+    let own = Limits {
+        nodes: None,
+        threads: 1,
+        ..*limits
+    };
+    let mut search = Search::new(
+        tt,
+        &mut tables.heur,
+        Clock::new(&own, &team.done),
+        Evaluator::new(pos.variant()),
+        game.keys().to_vec(),
+        &mut tables.frames,
+    );
+    let ahead = (index % 2) as u32;
+    let mut helped = Helped {
+        depth: 0,
+        best: None,
+        nodes: 0,
+    };
+    loop {
+        // Never behind the main thread: what it has searched is in the table.
+        let depth = (helped.depth + 1).max(team.depth.load(Ordering::Relaxed) + ahead);
+        if depth > limits.max_depth() || !search.clock.may_deepen() {
+            break;
+        }
+        let prev = helped.best.as_ref().and_then(|b| b.pv.first().copied());
+        let result = search.root(&pos, depth as i32, left_out, prev);
+        team.nodes
+            .fetch_add(search.nodes - helped.nodes, Ordering::Relaxed);
+        helped.nodes = search.nodes;
+        if search.stopped {
+            break;
+        }
+        let Some(r) = result else { break };
+        helped.depth = depth;
+        let done = decided(std::slice::from_ref(&r), depth);
+        helped.best = Some(r);
+        if done {
+            break;
+        }
+    }
+    helped
 }
 
 /// The public form of a search's root lines.

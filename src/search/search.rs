@@ -33,7 +33,7 @@ pub(crate) struct RootResult {
 
 /// One search in progress: the tables it borrows, the limits, the key stack.
 pub(crate) struct Search<'a, W: Word = u128> {
-    pub tt: &'a mut Tt,
+    pub tt: &'a Tt,
     pub heur: &'a mut Heuristics,
     pub clock: Clock<'a>,
     pub eval: Evaluator<W>,
@@ -66,7 +66,7 @@ pub(crate) struct Frame {
 
 impl<'a, W: Word> Search<'a, W> {
     pub(crate) fn new(
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         heur: &'a mut Heuristics,
         clock: Clock<'a>,
         eval: Evaluator<W>,

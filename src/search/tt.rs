@@ -1,6 +1,15 @@
 //! The transposition table: one entry per slot, keyed by the Zobrist key, with a
 //! generation so that a reused table needs no clearing between searches (and stays
 //! deterministic: entries of older searches are never read).
+//!
+//! The table is shared by the threads of one search. An entry is two atomic words,
+//! its data and its key XOR its data, each read and written on its own (relaxed:
+//! nothing else is ordered by them). Two threads writing one slot at once can leave
+//! the data of one with the key word of the other; the key read back from such a
+//! torn entry is then neither thread's key, so the entry is missed, never believed.
+//! On one thread the table behaves exactly as a plain array of entries would.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::rules::Move;
 
@@ -13,14 +22,42 @@ pub(crate) enum Bound {
     Upper,
 }
 
-#[derive(Clone, Copy, Default)]
+/// One slot: the packed [`Data`] and the position's key XOR that data.
+#[derive(Default)]
 struct Entry {
-    key: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// What an entry holds, packed in one word: the score (bits 0-31), the move's code
+/// (32-47), the depth (48-55) and the meta byte (56-63: low two bits the bound, 0
+/// empty, the rest the generation).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Data {
     score: i32,
     mv: u16,
     depth: i8,
-    /// Low two bits: the bound (0 empty). The rest: the generation.
     meta: u8,
+}
+
+impl Data {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        u64::from(self.score as u32)
+            | u64::from(self.mv) << 32
+            | u64::from(self.depth as u8) << 48
+            | u64::from(self.meta) << 56
+    }
+
+    #[inline(always)]
+    fn unpack(w: u64) -> Data {
+        Data {
+            score: w as u32 as i32,
+            mv: (w >> 32) as u16,
+            depth: (w >> 48) as u8 as i8,
+            meta: (w >> 56) as u8,
+        }
+    }
 }
 
 /// What the table knows of a position.
@@ -46,7 +83,7 @@ impl Tt {
         let want = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
         let len = (want.next_power_of_two() / 2).max(1024);
         Tt {
-            entries: vec![Entry::default(); len],
+            entries: (0..len).map(|_| Entry::default()).collect(),
             mask: len - 1,
             generation: 1,
         }
@@ -56,7 +93,10 @@ impl Tt {
     pub(crate) fn new_search(&mut self) {
         self.generation += 1;
         if self.generation >= GENERATIONS {
-            self.entries.fill(Entry::default());
+            for e in &mut self.entries {
+                *e.check.get_mut() = 0;
+                *e.data.get_mut() = 0;
+            }
             self.generation = 1;
         }
     }
@@ -66,10 +106,20 @@ impl Tt {
         (key as usize) & self.mask
     }
 
+    /// The entry of slot `i` and the key it was stored for (no position's key when
+    /// the entry is torn).
+    #[inline(always)]
+    fn load(&self, i: usize) -> (u64, Data) {
+        let e = &self.entries[i];
+        let data = e.data.load(Ordering::Relaxed);
+        let check = e.check.load(Ordering::Relaxed);
+        (check ^ data, Data::unpack(data))
+    }
+
     #[inline]
     pub(crate) fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
-        let e = self.entries[self.index(key)];
-        if e.key != key || e.meta >> 2 != self.generation || e.meta & 3 == 0 {
+        let (stored_key, e) = self.load(self.index(key));
+        if stored_key != key || e.meta >> 2 != self.generation || e.meta & 3 == 0 {
             return None;
         }
         let bound = match e.meta & 3 {
@@ -87,7 +137,7 @@ impl Tt {
 
     #[inline]
     pub(crate) fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         depth: i32,
@@ -96,8 +146,8 @@ impl Tt {
         mv: Option<Move>,
     ) {
         let i = self.index(key);
-        let old = self.entries[i];
-        let same = old.key == key && old.meta >> 2 == self.generation;
+        let (old_key, old) = self.load(i);
+        let same = old_key == key && old.meta >> 2 == self.generation;
         if same && old.depth as i32 > depth && bound != Bound::Exact {
             return;
         }
@@ -111,13 +161,16 @@ impl Tt {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        self.entries[i] = Entry {
-            key,
+        let data = Data {
             score: to_tt(score, ply),
             mv,
             depth: depth.clamp(-1, 127) as i8,
             meta: (self.generation << 2) | b,
-        };
+        }
+        .pack();
+        let e = &self.entries[i];
+        e.data.store(data, Ordering::Relaxed);
+        e.check.store(key ^ data, Ordering::Relaxed);
     }
 }
 
@@ -141,5 +194,142 @@ fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(from: u8, to: u8) -> Move {
+        Move::from_code(u16::from(from) | u16::from(to) << 8)
+    }
+
+    #[test]
+    fn data_packs_and_unpacks_every_field() {
+        for d in [
+            Data {
+                score: -123_456,
+                mv: 0xBEEF,
+                depth: -1,
+                meta: 0xFF,
+            },
+            Data {
+                score: i32::MAX,
+                mv: 0,
+                depth: 127,
+                meta: 5,
+            },
+            Data {
+                score: i32::MIN,
+                mv: 1,
+                depth: 0,
+                meta: 0,
+            },
+        ] {
+            assert_eq!(Data::unpack(d.pack()), d);
+        }
+    }
+
+    #[test]
+    fn a_stored_entry_is_found_under_its_key_only() {
+        let tt = Tt::new(1);
+        let key = 0x1234_5678_9ABC_DEF0;
+        tt.store(key, 3, 7, -42, Bound::Lower, Some(mv(10, 14)));
+        let hit = tt.probe(key, 3).unwrap();
+        assert_eq!(hit.mv, Some(mv(10, 14)));
+        assert_eq!((hit.score, hit.depth, hit.bound), (-42, 7, Bound::Lower));
+        // The same slot, another key.
+        assert!(tt.probe(key ^ (1 << 40), 3).is_none());
+        // Another slot.
+        assert!(tt.probe(key ^ 1, 3).is_none());
+    }
+
+    #[test]
+    fn wins_are_stored_as_distances_from_the_node() {
+        let tt = Tt::new(1);
+        let win = super::super::params::MATE - 9;
+        tt.store(99, 4, 5, win, Bound::Exact, None);
+        // Found two plies nearer the root: the win is two plies further.
+        assert_eq!(tt.probe(99, 2).unwrap().score, win + 2);
+        assert_eq!(tt.probe(99, 2).unwrap().mv, None);
+    }
+
+    #[test]
+    fn a_new_search_ignores_older_entries() {
+        let mut tt = Tt::new(1);
+        tt.store(7, 0, 3, 10, Bound::Exact, None);
+        tt.new_search();
+        assert!(tt.probe(7, 0).is_none());
+        // Through a wrap of the generation too.
+        tt.store(8, 0, 3, 10, Bound::Exact, None);
+        for _ in 0..GENERATIONS {
+            tt.new_search();
+        }
+        assert!(tt.probe(8, 0).is_none());
+    }
+
+    #[test]
+    fn a_shallower_bound_keeps_the_deeper_entry_and_its_move() {
+        let tt = Tt::new(1);
+        tt.store(5, 0, 9, 30, Bound::Lower, Some(mv(1, 2)));
+        tt.store(5, 0, 4, 10, Bound::Upper, None);
+        let hit = tt.probe(5, 0).unwrap();
+        assert_eq!((hit.depth, hit.score), (9, 30));
+        // A new entry without a move keeps the move of the same position.
+        tt.store(5, 0, 10, 50, Bound::Exact, None);
+        assert_eq!(tt.probe(5, 0).unwrap().mv, Some(mv(1, 2)));
+    }
+
+    #[test]
+    fn a_torn_entry_is_missed_under_both_keys() {
+        let tt = Tt::new(1);
+        // Two positions of the same slot, written at once by two threads: the slot
+        // ends with the data of one and the key word of the other.
+        let (a, b) = (0x0AAA_0000_0000_0001, 0x0BBB_0000_0000_0001);
+        tt.store(a, 0, 5, 111, Bound::Exact, Some(mv(3, 4)));
+        let i = tt.index(a);
+        let check_a = tt.entries[i].check.load(Ordering::Relaxed);
+        tt.store(b, 0, 6, 222, Bound::Exact, Some(mv(5, 6)));
+        tt.entries[i].check.store(check_a, Ordering::Relaxed);
+        assert!(tt.probe(a, 0).is_none());
+        assert!(tt.probe(b, 0).is_none());
+        // A later write of either makes the slot whole again.
+        tt.store(b, 0, 6, 222, Bound::Exact, Some(mv(5, 6)));
+        assert_eq!(tt.probe(b, 0).unwrap().score, 222);
+    }
+
+    #[test]
+    fn threads_writing_one_slot_at_once_never_give_a_mixed_entry() {
+        // Every key of one slot is stored with a score and move derived from the
+        // key: any hit must carry its own key's values, whatever the interleaving.
+        let tt = Tt::new(1);
+        let stride = (tt.mask + 1) as u64;
+        let keys: Vec<u64> = (1..=8).map(|k| 17 + k * stride).collect();
+        let score = |k: u64| (k / stride) as i32 * 1000;
+        let mv_of = |k: u64| mv((k / stride) as u8, (k / stride) as u8 + 20);
+        std::thread::scope(|s| {
+            for (t, &k) in keys.iter().enumerate() {
+                let tt = &tt;
+                let keys = &keys;
+                s.spawn(move || {
+                    for n in 0..20_000 {
+                        tt.store(
+                            k,
+                            0,
+                            (n % 50) as i32,
+                            score(k),
+                            Bound::Exact,
+                            Some(mv_of(k)),
+                        );
+                        let other = keys[(t + n) % keys.len()];
+                        if let Some(hit) = tt.probe(other, 0) {
+                            assert_eq!(hit.score, score(other));
+                            assert_eq!(hit.mv, Some(mv_of(other)));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -1,5 +1,5 @@
-//! The players of a match: this engine at full strength or at a level, a random
-//! mover, or another branan binary (driven through its `analyze` command, one
+//! The players of a match: this engine at full strength (on one thread or
+//! several) or at a level, a random mover, or another branan binary (driven through its `analyze` command, one
 //! process per move, so any earlier build can be played against).
 
 use std::io::Write;
@@ -16,6 +16,8 @@ use crate::search::{LevelRequest, Limits, Score, Searcher};
 pub enum Engine {
     /// This engine at a level (10: full strength).
     Level(u8),
+    /// This engine at full strength, searching on this many threads.
+    Threads(usize),
     /// A uniformly random legal move.
     Random,
     /// Another branan binary.
@@ -23,8 +25,11 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// `self` (full strength), `level=N` (1..=10), `random`, or the path of a branan
-    /// binary.
+    /// The most threads of `threads=N`.
+    pub const MAX_THREADS: usize = 256;
+
+    /// `self` (full strength), `level=N` (1..=10), `threads=N` (full strength on N
+    /// search threads), `random`, or the path of a branan binary.
     pub fn parse(s: &str) -> Result<Engine, String> {
         if s == "self" {
             return Ok(Engine::Level(MAX_LEVEL));
@@ -38,12 +43,21 @@ impl Engine {
                 _ => Err(format!("`{s}`: the level must be 1 to {MAX_LEVEL}")),
             };
         }
+        if let Some(n) = s.strip_prefix("threads=") {
+            return match n.parse::<usize>() {
+                Ok(t) if (1..=Engine::MAX_THREADS).contains(&t) => Ok(Engine::Threads(t)),
+                _ => Err(format!(
+                    "`{s}`: the threads must be 1 to {}",
+                    Engine::MAX_THREADS
+                )),
+            };
+        }
         let path = PathBuf::from(s);
         if path.is_file() {
             Ok(Engine::External(path))
         } else {
             Err(format!(
-                "`{s}`: not `self`, `level=N`, `random`, nor an existing branan binary"
+                "`{s}`: not `self`, `level=N`, `threads=N`, `random`, nor an existing branan binary"
             ))
         }
     }
@@ -52,6 +66,7 @@ impl Engine {
         match self {
             Engine::Level(MAX_LEVEL) => "self".to_owned(),
             Engine::Level(l) => format!("level={l}"),
+            Engine::Threads(t) => format!("threads={t}"),
             Engine::Random => "random".to_owned(),
             Engine::External(p) => p.display().to_string(),
         }
@@ -150,23 +165,34 @@ pub fn pick(
             }
             Ok((moves.as_slice()[Rng::new(seed).below(moves.len())], None))
         }
-        Engine::Level(l) => {
-            let request = LevelRequest {
-                limits: per.limits(),
-                multipv: 1,
-                level: *l,
-                seed,
-            };
-            let a = searcher.analyze_at_level(game, &request, &AtomicBool::new(false), None);
-            // The engine's own judgement of the position (its first line), not the
-            // level's choice.
-            let score = a.lines.first().map(|line| line.score);
-            a.best_move
-                .map(|m| (m, score))
-                .ok_or_else(|| "the engine found no move".to_owned())
-        }
+        Engine::Level(l) => own_move(searcher, game, per, *l, 1, seed),
+        Engine::Threads(t) => own_move(searcher, game, per, MAX_LEVEL, *t, seed),
         Engine::External(path) => ask_binary(path, start, game, per).map(|m| (m, None)),
     }
+}
+
+/// This engine's move at `level` on `threads` search threads, with its score.
+fn own_move(
+    searcher: &mut Searcher,
+    game: &AnyGame,
+    per: PerMove,
+    level: u8,
+    threads: usize,
+    seed: u64,
+) -> Result<(Move, Option<Score>), String> {
+    let request = LevelRequest {
+        limits: per.limits().with_threads(threads),
+        multipv: 1,
+        level,
+        seed,
+    };
+    let a = searcher.analyze_at_level(game, &request, &AtomicBool::new(false), None);
+    // The engine's own judgement of the position (its first line), not the
+    // level's choice.
+    let score = a.lines.first().map(|line| line.score);
+    a.best_move
+        .map(|m| (m, score))
+        .ok_or_else(|| "the engine found no move".to_owned())
 }
 
 #[cfg(test)]
@@ -181,6 +207,9 @@ mod tests {
         assert_eq!(Engine::parse("random"), Ok(Engine::Random));
         assert!(Engine::parse("level=0").is_err());
         assert!(Engine::parse("level=11").is_err());
+        assert_eq!(Engine::parse("threads=2"), Ok(Engine::Threads(2)));
+        assert_eq!(Engine::parse("threads=2").unwrap().describe(), "threads=2");
+        assert!(Engine::parse("threads=0").is_err());
         assert!(Engine::parse("/no/such/binary").is_err());
     }
 

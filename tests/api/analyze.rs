@@ -223,3 +223,58 @@ fn a_batch_stops_starting_items_when_its_time_budget_is_spent() {
     assert_eq!(results[1]["status"], 503, "{res}");
     assert_eq!(results[1]["index"], 1, "{res}");
 }
+
+#[test]
+fn an_analysis_on_two_threads_answers_a_legal_move_and_too_many_are_refused() {
+    let s = server(2, 2);
+    let url = format!("{}/v1/analyze", s.url());
+    let game = game_of("tablut", None, &["d1-d3"]);
+    for body in [
+        json!({"variant": "tablut", "moves": ["d1-d3"], "time_ms": 300, "threads": 2}),
+        json!({"variant": "tablut", "moves": ["d1-d3"], "depth": 3, "threads": 2}),
+    ] {
+        let (status, answer, _) = post(&url, &body);
+        assert_eq!(status, 200, "{answer}");
+        assert_legal_answer(&game, &answer);
+        assert!(answer["depth"].as_u64() >= Some(1), "{answer}");
+    }
+    // The server has two search threads: an analysis may take one or two.
+    for threads in [0, 3] {
+        let body = json!({"variant": "tablut", "depth": 2, "threads": threads});
+        let (status, problem, _) = post(&url, &body);
+        assert_eq!(status, 422, "{problem}");
+        assert_eq!(problem["type"], json!("/problems/invalid-field"));
+        assert_eq!(problem["field"], json!("threads"));
+        let detail = problem["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("between 1 and 2"), "{detail}");
+    }
+    let (status, problem, _) = post(&url, &json!({"variant": "tablut", "threads": -1}));
+    assert_eq!(status, 400, "{problem}");
+    assert_eq!(problem["field"], json!("threads"));
+    s.stop();
+}
+
+#[test]
+fn the_threads_an_analysis_may_take_are_bounded_by_the_configuration() {
+    let s = Background::start(ServerConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        workers: Some(2),
+        search_threads: Some(2),
+        max_analysis_threads: Some(1),
+        ..ServerConfig::default()
+    })
+    .expect("server starts");
+    let url = format!("{}/v1/analyze", s.url());
+    let (status, problem, _) = post(
+        &url,
+        &json!({"variant": "brandubh", "depth": 2, "threads": 2}),
+    );
+    assert_eq!(status, 422, "{problem}");
+    assert_eq!(problem["field"], json!("threads"));
+    let (status, answer, _) = post(
+        &url,
+        &json!({"variant": "brandubh", "depth": 2, "threads": 1}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    s.stop();
+}

@@ -265,7 +265,7 @@ fn a_reconnection_after_the_end_gets_no_content() {
 fn bad_parameters_are_refused_before_the_stream() {
     let server = server();
     let base = format!("{}/v1/analyze/stream", server.url());
-    let get_cases: [(&str, u16, Option<&str>); 13] = [
+    let get_cases: [(&str, u16, Option<&str>); 16] = [
         ("", 422, Some("variant")),
         ("?variant=chess", 404, Some("variant")),
         ("?variant=brandubh&depth=0", 422, Some("depth")),
@@ -279,6 +279,10 @@ fn bad_parameters_are_refused_before_the_stream() {
         ),
         ("?variant=brandubh&nodes=0", 422, Some("nodes")),
         ("?variant=brandubh&multipv=9", 422, Some("multipv")),
+        // One search thread on this server: an analysis may take one.
+        ("?variant=brandubh&threads=0", 422, Some("threads")),
+        ("?variant=brandubh&threads=2", 422, Some("threads")),
+        ("?variant=brandubh&threads=two", 400, Some("threads")),
         ("?variant=brandubh&moves=d7-d5", 422, Some("moves")),
         ("?variant=brandubh&moves=d7:d6", 400, Some("moves")),
         ("?variant=brandubh&position=3t3/3x3", 400, Some("position")),

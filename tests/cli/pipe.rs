@@ -234,3 +234,29 @@ fn server_logs_to_a_pipe_have_no_colour_codes() {
         "escape codes in {seen:?}"
     );
 }
+
+#[test]
+fn a_line_may_search_on_several_threads() {
+    let input = [
+        r#"{"variant": "tablut", "time_ms": 200, "threads": 2}"#,
+        r#"{"variant": "brandubh", "depth": 3}"#,
+        r#"{"variant": "brandubh", "depth": 3, "threads": 100000}"#,
+        r#"{"variant": "brandubh", "depth": 3, "threads": 0}"#,
+    ]
+    .join("\n");
+    // Each line that gives no `threads` takes `--threads-per-line`.
+    let (code, lines, err) = run_with_input(&["analyze", "--threads-per-line", "2"], &input);
+    assert_eq!(code, Some(1), "{err}");
+    let v: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(v.len(), 4, "{lines:?}");
+    for answer in &v[..2] {
+        assert!(answer["best_move"].is_string(), "{answer}");
+    }
+    for problem in &v[2..] {
+        assert_eq!(problem["status"], json!(422), "{problem}");
+        assert_eq!(problem["field"], json!("threads"), "{problem}");
+    }
+}

@@ -258,3 +258,69 @@ fn a_search_over_given_root_moves_scores_only_those() {
     let any = engine.analyze_moves(&game, &Limits::depth(2), &[illegal], &stop);
     assert!(game.legal_moves().contains(any.best_move.unwrap()));
 }
+
+#[test]
+fn several_threads_answer_legal_lines_and_count_every_thread_s_nodes() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(4);
+    for game in random_games(2) {
+        for limits in [
+            Limits::depth(4).with_threads(2),
+            Limits::nodes(5_000).with_threads(3),
+        ] {
+            for multipv in [1, 2] {
+                let a = searcher.analyze(&game, &limits, multipv, &stop);
+                assert_legal(&game, &a);
+                if game.outcome().is_none() {
+                    assert_eq!(a.lines.len(), game.legal_moves().len().min(multipv));
+                    assert!(a.depth >= 1, "{a:?}");
+                }
+            }
+        }
+    }
+    // The helpers search alongside the main thread until it has its answer, and
+    // their nodes are counted with its own.
+    let game = AnyVariant::by_id("tablut").unwrap().start_position().game();
+    let alone = searcher.analyze(&game, &Limits::nodes(300_000), 1, &stop);
+    let together = searcher.analyze(&game, &Limits::nodes(300_000).with_threads(2), 1, &stop);
+    assert!(alone.nodes <= 300_000);
+    assert!(together.nodes > 300_000, "{together:?}");
+    assert_legal(&game, &together);
+}
+
+#[test]
+fn several_threads_find_a_forced_win_and_the_stop_flag_ends_them() {
+    // Tablut: the king on b8 steps to the edge.
+    let v = AnyVariant::by_id("tablut").unwrap();
+    let game = v.parse_position("9/1K7/9/9/9/9/9/9/8t d 0").unwrap().game();
+    let a = Searcher::new(4).analyze(
+        &game,
+        &Limits::depth(6).with_threads(2),
+        1,
+        &AtomicBool::new(false),
+    );
+    assert_eq!(a.score, Score::Win(1));
+    assert_legal(&game, &a);
+    // Raised at once, the flag stops every thread and an answer still comes.
+    let start = AnyVariant::by_id("tawlbwrdd")
+        .unwrap()
+        .start_position()
+        .game();
+    let stop = AtomicBool::new(true);
+    let a = Searcher::new(4).analyze(&start, &Limits::default().with_threads(2), 1, &stop);
+    assert!(a.best_move.is_some());
+}
+
+#[test]
+fn one_thread_is_the_search_of_before() {
+    // `threads` 0 and 1 both mean the one deterministic search.
+    let stop = AtomicBool::new(false);
+    for game in random_games(1) {
+        let a = analyze(&game, &Limits::depth(3), 2, &stop);
+        let b = analyze(&game, &Limits::depth(3).with_threads(1), 2, &stop);
+        assert_eq!(
+            (a.best_move, a.score, &a.pv, a.depth, a.nodes, &a.lines),
+            (b.best_move, b.score, &b.pv, b.depth, b.nodes, &b.lines)
+        );
+    }
+}

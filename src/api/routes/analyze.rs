@@ -30,8 +30,10 @@ use crate::json::body::from_json_value;
 ///
 /// Limits: `time_ms` (default 1,000), `depth`, `nodes`, each clamped to the server's
 /// maximum (the time maximum also bounds depth- and node-limited searches).
-/// `multipv` (1..=5) adds the best lines in `lines`. A finished game has
-/// `best_move: null` and its `status`.
+/// `multipv` (1..=5) adds the best lines in `lines`. `threads` (default 1, at most
+/// the server's maximum) searches on several of the server's threads at once, which
+/// goes deeper in the same time; the answer may then vary from run to run. A
+/// finished game has `best_move: null` and its `status`.
 ///
 /// Answers are cached (`"cached": true`). A depth- or node-limited request without
 /// `time_ms` is deterministic: it gets exactly what a fresh search with those

@@ -63,11 +63,14 @@ game_query! {
         pub level: Option<i64>,
         /// Seed of a level's choice (as in `POST /v1/analyze`).
         pub seed: Option<i64>,
+        /// Search threads (as in `POST /v1/analyze`; default 1).
+        #[param(minimum = 1)]
+        pub threads: Option<usize>,
     }
 }
 
 const PARAMETERS: &str =
-    "variant, rules, position, moves, time_ms, depth, nodes, multipv, level, seed";
+    "variant, rules, position, moves, time_ms, depth, nodes, multipv, level, seed, threads";
 
 fn query_error(field: &str, detail: String) -> ApiError {
     ApiError::from(FormError::MalformedQuery {
@@ -110,6 +113,7 @@ impl StreamQuery {
                 "multipv" => q.multipv = Some(count(&key, &value)?),
                 "level" => q.level = Some(count(&key, &value)?),
                 "seed" => q.seed = Some(count(&key, &value)?),
+                "threads" => q.threads = Some(count(&key, &value)?),
                 _ => {
                     return Err(query_error(
                         &key,
@@ -149,6 +153,7 @@ impl StreamQuery {
             "multipv": self.multipv,
             "level": self.level,
             "seed": self.seed,
+            "threads": self.threads,
         });
         serde_json::from_value(value).map_err(|e| {
             ApiError::from(FormError::MalformedQuery {
