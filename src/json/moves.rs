@@ -12,21 +12,96 @@ use crate::rules::{AnyGame, Move, Square, SquareSet};
 
 use super::dto::{ReasonDto, SideDto, StatusDto, game_fields};
 
-/// `a1`, `b1`, ... by square number (every square of a 13x13 board).
-static SQUARE_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+/// The longest square name (`m13`), and the bytes kept for every name: names are
+/// copied as whole arrays, a fixed-size copy the compiler writes inline, and the
+/// cursor then moves on by the name's own length.
+const NAME_BYTES: usize = 4;
+
+/// A square's name as bytes, padded, with its length.
+#[derive(Clone, Copy, Default)]
+struct Name {
+    text: [u8; NAME_BYTES],
+    len: u8,
+}
+
+/// The names of the squares, by square number (every square of a 13x13 board).
+static SQUARE_NAMES: LazyLock<Vec<Name>> = LazyLock::new(|| {
     let squares = usize::from(crate::rules::MAX_SIZE) * usize::from(crate::rules::MAX_SIZE);
-    let mut names = vec![String::new(); squares];
+    let mut names = vec![Name::default(); squares];
     for rank in 0..crate::rules::MAX_SIZE {
         for file in 0..crate::rules::MAX_SIZE {
             let sq = Square::new(file, rank);
-            names[sq.index()] = sq.to_string();
+            let text = sq.to_string();
+            let name = &mut names[sq.index()];
+            let len = text.len().min(NAME_BYTES);
+            name.text[..len].copy_from_slice(&text.as_bytes()[..len]);
+            name.len = len as u8;
         }
     }
     names
 });
 
-fn name(sq: Square) -> &'static str {
-    SQUARE_NAMES.get(sq.index()).map_or("", String::as_str)
+fn name(names: &[Name], sq: Square) -> Name {
+    names.get(sq.index()).copied().unwrap_or_default()
+}
+
+/// One piece of the answer put together on the stack, then appended at once:
+/// the answer is hundreds of pieces of two or three bytes, and appending each on
+/// its own costs more than the bytes.
+struct Chunk {
+    buf: [u8; Chunk::SIZE],
+    len: usize,
+}
+
+impl Chunk {
+    const SIZE: usize = 128;
+    /// Room kept free for the longest single write (a move's opening part).
+    const ROOM: usize = 64;
+
+    fn new() -> Chunk {
+        Chunk {
+            buf: [0; Chunk::SIZE],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn text(&mut self, text: &'static [u8]) {
+        self.buf[self.len..self.len + text.len()].copy_from_slice(text);
+        self.len += text.len();
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn name(&mut self, name: Name) {
+        self.buf[self.len..self.len + NAME_BYTES].copy_from_slice(&name.text);
+        self.len += usize::from(name.len);
+    }
+
+    #[inline(always)]
+    fn quoted(&mut self, name: Name) {
+        self.byte(b'"');
+        self.name(name);
+        self.byte(b'"');
+    }
+
+    /// Appends what is written to `out` when less than [`Chunk::ROOM`] is left.
+    #[inline(always)]
+    fn make_room(&mut self, out: &mut Vec<u8>) {
+        if self.len > Chunk::SIZE - Chunk::ROOM {
+            self.flush(out);
+        }
+    }
+
+    fn flush(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.buf[..self.len]);
+        self.len = 0;
+    }
 }
 
 fn side(s: SideDto) -> &'static str {
@@ -50,105 +125,108 @@ fn reason(r: ReasonDto) -> &'static str {
 }
 
 /// Appends `"text"`, escaping what JSON requires (nothing, for branan's own text).
-fn string(out: &mut String, text: &str) {
+fn string(out: &mut Vec<u8>, text: &str) {
     if text
         .bytes()
         .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b < 0x7f)
     {
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
     } else {
-        out.push_str(&serde_json::Value::from(text).to_string());
+        out.extend_from_slice(serde_json::Value::from(text).to_string().as_bytes());
     }
 }
 
-fn status(out: &mut String, s: &StatusDto) {
-    out.push_str("{\"over\":");
-    out.push_str(if s.over { "true" } else { "false" });
-    out.push_str(",\"winner\":");
+fn status(out: &mut Vec<u8>, s: &StatusDto) {
+    out.extend_from_slice(b"{\"over\":");
+    out.extend_from_slice(if s.over { b"true" } else { b"false" });
+    out.extend_from_slice(b",\"winner\":");
     match s.winner {
         Some(w) => string(out, side(w)),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
-    out.push_str(",\"reason\":");
+    out.extend_from_slice(b",\"reason\":");
     match s.reason {
         Some(r) => string(out, reason(r)),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
-    out.push('}');
+    out.push(b'}');
 }
 
 /// `["a1","b2"]`.
-fn square_list(out: &mut String, squares: SquareSet) {
-    out.push('[');
+fn square_list(out: &mut Vec<u8>, chunk: &mut Chunk, names: &[Name], squares: SquareSet) {
+    chunk.byte(b'[');
     for (i, sq) in squares.enumerate() {
+        chunk.make_room(out);
         if i > 0 {
-            out.push(',');
+            chunk.byte(b',');
         }
-        out.push('"');
-        out.push_str(name(sq));
-        out.push('"');
+        chunk.quoted(name(names, sq));
     }
-    out.push(']');
+    chunk.byte(b']');
 }
 
-fn legal_move(out: &mut String, m: Move, captures: SquareSet) {
-    let (from, to) = (name(m.from), name(m.to));
-    out.push_str("{\"move\":\"");
-    out.push_str(from);
-    out.push('-');
-    out.push_str(to);
-    out.push_str("\",\"from\":\"");
-    out.push_str(from);
-    out.push_str("\",\"to\":\"");
-    out.push_str(to);
-    out.push_str("\",\"captures\":");
-    square_list(out, captures);
-    out.push('}');
+fn legal_move(out: &mut Vec<u8>, chunk: &mut Chunk, names: &[Name], m: Move, captures: SquareSet) {
+    let (from, to) = (name(names, m.from), name(names, m.to));
+    chunk.make_room(out);
+    chunk.text(b"{\"move\":\"");
+    chunk.name(from);
+    chunk.byte(b'-');
+    chunk.name(to);
+    chunk.text(b"\",\"from\":");
+    chunk.quoted(from);
+    chunk.text(b",\"to\":");
+    chunk.quoted(to);
+    chunk.text(b",\"captures\":");
+    square_list(out, chunk, names, captures);
+    chunk.byte(b'}');
 }
 
 /// The `/v1/moves` answer for `game` (of its position's variant), as JSON text.
 pub fn moves_response(game: &AnyGame, moves: &[(Move, SquareSet)]) -> String {
+    let names: &[Name] = &SQUARE_NAMES;
     let (position, to_move, st) = game_fields(game);
     let variant = game.variant();
-    let mut out = String::with_capacity(200 + moves.len() * 64);
-    out.push_str("{\"variant\":");
+    let mut out = Vec::with_capacity(200 + moves.len() * 64);
+    out.extend_from_slice(b"{\"variant\":");
     string(&mut out, variant.id());
-    out.push_str(",\"rules_id\":");
+    out.extend_from_slice(b",\"rules_id\":");
     string(&mut out, variant.rules_id());
-    out.push_str(",\"position\":");
+    out.extend_from_slice(b",\"position\":");
     string(&mut out, &position);
     let pos = game.position();
-    out.push_str(",\"size\":");
-    out.push_str(&variant.size().to_string());
-    out.push_str(",\"pieces\":{\"attackers\":");
-    square_list(&mut out, pos.attackers());
-    out.push_str(",\"defenders\":");
-    square_list(&mut out, pos.defenders());
-    out.push_str(",\"king\":");
+    out.extend_from_slice(b",\"size\":");
+    out.extend_from_slice(variant.size().to_string().as_bytes());
+    out.extend_from_slice(b",\"pieces\":{\"attackers\":");
+    let mut chunk = Chunk::new();
+    square_list(&mut out, &mut chunk, names, pos.attackers());
+    chunk.flush(&mut out);
+    out.extend_from_slice(b",\"defenders\":");
+    square_list(&mut out, &mut chunk, names, pos.defenders());
+    chunk.flush(&mut out);
+    out.extend_from_slice(b",\"king\":");
     match pos.king() {
-        Some(k) => {
-            out.push('"');
-            out.push_str(name(k));
-            out.push('"');
-        }
-        None => out.push_str("null"),
+        Some(k) => chunk.quoted(name(names, k)),
+        None => chunk.text(b"null"),
     }
-    out.push('}');
-    out.push_str(",\"to_move\":");
+    chunk.flush(&mut out);
+    out.push(b'}');
+    out.extend_from_slice(b",\"to_move\":");
     string(&mut out, side(to_move));
-    out.push_str(",\"status\":");
+    out.extend_from_slice(b",\"status\":");
     status(&mut out, &st);
-    out.push_str(",\"moves\":[");
+    out.extend_from_slice(b",\"moves\":[");
     for (i, &(m, c)) in moves.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            chunk.byte(b',');
         }
-        legal_move(&mut out, m, c);
+        legal_move(&mut out, &mut chunk, names, m, c);
     }
-    out.push_str("]}");
-    out
+    chunk.flush(&mut out);
+    out.extend_from_slice(b"]}");
+    // Every piece is ASCII or serde_json's own (valid) text.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
@@ -205,8 +283,8 @@ mod tests {
 
     #[test]
     fn escapes_what_needs_it() {
-        let mut out = String::new();
+        let mut out = Vec::new();
         string(&mut out, "a\"b");
-        assert_eq!(out, r#""a\"b""#);
+        assert_eq!(out, br#""a\"b""#);
     }
 }

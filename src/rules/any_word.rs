@@ -389,10 +389,7 @@ impl AnyGame {
             let pos = *g.position();
             g.legal_moves()
                 .iter()
-                .map(|&m| {
-                    let mut next = pos;
-                    (m, square_set(next.play_unchecked(m)))
-                })
+                .map(|&m| (m, square_set(pos.captures_of(m))))
                 .collect()
         })
     }

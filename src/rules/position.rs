@@ -316,6 +316,36 @@ mod tests {
     }
 
     #[test]
+    fn captures_without_playing_are_the_captures_of_playing() {
+        // Random games of every preset, every legal move of every position.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut captures = 0;
+        for &v in crate::rules::AnyVariant::presets() {
+            let start = v.start_position();
+            crate::rules::with_word!(start, AnyPosition, p => {
+                let mut p = p;
+                for _ in 0..200 {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() || p.king().is_none() {
+                        break;
+                    }
+                    for &m in moves.iter() {
+                        let mut next = p;
+                        let played = next.play_unchecked(m);
+                        assert_eq!(p.captures_of(m), played, "{} {p} {m}", v.id());
+                        captures += played.len();
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    p.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            });
+        }
+        assert!(captures > 100, "{captures} captures seen");
+    }
+
+    #[test]
     fn null_move_passes_the_turn_only() {
         let p = pos("brandubh", "4t2/7/7/2tK3/7/7/7 a 3");
         let n = p.null_move();
