@@ -37,7 +37,9 @@ def analyse(args, variant, position, depth, threads):
     if position:
         req["position"] = position
     out = subprocess.run(
-        [args.bin, "analyze", "--threads", "1", "--max-time-ms", "600000"],
+        # `--threads-per-line` lets a line ask more threads than the machine has cores.
+        [args.bin, "analyze", "--threads", "1", "--threads-per-line", str(threads),
+         "--max-time-ms", "600000"],
         input=json.dumps(req) + "\n", capture_output=True, text=True)
     if out.returncode != 0:
         print(f"branan failed: {out.stderr}", file=sys.stderr)

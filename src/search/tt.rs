@@ -80,13 +80,23 @@ pub(crate) struct Tt {
 impl Tt {
     /// A table of about `mb` MiB (a power of two of entries, at least 1024).
     pub(crate) fn new(mb: usize) -> Tt {
-        let want = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
-        let len = (want.next_power_of_two() / 2).max(1024);
+        let len = Tt::entries_for(mb);
         Tt {
             entries: (0..len).map(|_| Entry::default()).collect(),
             mask: len - 1,
             generation: 1,
         }
+    }
+
+    /// The entries of a table of about `mb` MiB.
+    fn entries_for(mb: usize) -> usize {
+        let want = (mb.clamp(1, 1 << 20) << 20) / std::mem::size_of::<Entry>();
+        (want.next_power_of_two() / 2).max(1024)
+    }
+
+    /// Whether this table has the size [`Tt::new`] gives `mb` MiB.
+    pub(crate) fn is_of(&self, mb: usize) -> bool {
+        self.entries.len() == Tt::entries_for(mb)
     }
 
     /// Starts a new search: older entries are ignored from now on.

@@ -319,11 +319,14 @@ fn several_threads_find_a_forced_win_and_the_stop_flag_ends_them() {
 
 #[test]
 fn one_thread_is_the_search_of_before() {
-    // `threads` 0 and 1 both mean the one deterministic search.
+    // `threads` 0 and 1 both mean the one deterministic search, also on an engine
+    // that has just searched on several threads (with a larger table).
     let stop = AtomicBool::new(false);
+    let mut reused = Searcher::default();
     for game in random_games(1) {
         let a = analyze(&game, &Limits::depth(3), 2, &stop);
-        let b = analyze(&game, &Limits::depth(3).with_threads(1), 2, &stop);
+        reused.analyze(&game, &Limits::depth(3).with_threads(2), 2, &stop);
+        let b = reused.analyze(&game, &Limits::depth(3).with_threads(1), 2, &stop);
         assert_eq!(
             (a.best_move, a.score, &a.pv, a.depth, a.nodes, &a.lines),
             (b.best_move, b.score, &b.pv, b.depth, b.nodes, &b.lines)
