@@ -89,7 +89,9 @@ impl std::fmt::Debug for SearchPool {
     }
 }
 
-/// Engine memory per search thread (transposition table), in MiB.
+/// Engine memory per search thread (transposition table), in MiB: an analysis on
+/// k threads searches with a table k times larger, which its engine keeps until
+/// its next one-thread analysis.
 pub const TT_MB_PER_THREAD: usize = 16;
 
 impl SearchPool {

@@ -135,7 +135,8 @@ pub struct Iteration<'a> {
 /// helper threads run their own iterative deepening of the same position, half
 /// of them a ply ahead of the main thread, each with its own ordering tables and
 /// all sharing the one transposition table, where what each finds speeds up the
-/// others. The main thread's answer is kept unless a helper completed a deeper
+/// others (a table as many times larger as there are threads, for the search on
+/// them). The main thread's answer is kept unless a helper completed a deeper
 /// iteration (with one line asked; a helper that completes the deepest iteration
 /// allowed then ends the search), and the nodes of all are counted.
 pub struct Searcher {
