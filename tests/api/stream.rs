@@ -335,3 +335,40 @@ fn check_problem(
         assert_eq!(body["field"], json!(field), "{label}: {body}");
     }
 }
+
+#[test]
+fn a_stream_may_search_on_two_threads() {
+    let server = Background::start(ServerConfig {
+        bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+        workers: Some(2),
+        search_threads: Some(2),
+        search_queue: 0,
+        max_time_ms: MAX_MS,
+        ..ServerConfig::default()
+    })
+    .expect("server starts");
+    let request = json!({"variant": "tablut", "moves": ["d1-d3"], "depth": 5, "threads": 2});
+    let events = all_events(open(
+        ureq::post(&format!("{}/v1/analyze/stream", server.url())).send_json(&request),
+    ));
+    let (last, infos) = events.split_last().expect("events");
+    assert_eq!(last.name, "bestmove", "{events:?}");
+    for (i, e) in infos.iter().enumerate() {
+        assert_eq!(e.name, "info", "{e:?}");
+        assert_eq!(e.data["depth"], json!(i + 1), "{e:?}");
+    }
+    // The answer is the main thread's last iteration, or a helper's deeper one.
+    assert_eq!(last.data["depth"], json!(5), "{last:?}");
+    let best = last.data["best_move"].as_str().expect("best_move");
+    let mut game = branan::rules::AnyVariant::by_id("tablut")
+        .expect("tablut")
+        .start_position()
+        .game();
+    game.play("d1-d3".parse().expect("move")).expect("legal");
+    assert!(
+        game.legal_moves().contains(best.parse().expect("move")),
+        "{best}"
+    );
+    wait_until_idle(&server);
+    server.stop();
+}
