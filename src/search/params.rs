@@ -151,15 +151,18 @@ pub const CORNER_LARGE: Weights = Weights {
 };
 
 /// Tablut, Tablut (Linnaeus) and Tawlbwrdd: the king escapes to any edge square.
+/// A defending soldier, the king's routes and the attackers near him are set
+/// from self-play fits (`branan tune-eval`, docs/selfplay.md): the three terms on
+/// which the fits of all three presets agreed; the rest are hand-set.
 pub const EDGE: Weights = Weights {
     attacker: 100,
-    defender: 170,
+    defender: 120,
     king_mobility: 4,
-    king_route: 70,
+    king_route: 15,
     king_open_line: 150,
     king_adjacent_attacker: 25,
     king_adjacent_hostile: 15,
-    king_near_attacker: 5,
+    king_near_attacker: 35,
     king_guard: 6,
     king_distance: 20,
     escape_guard: 6,
