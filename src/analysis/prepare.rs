@@ -112,6 +112,22 @@ pub fn level(asked: Option<i64>) -> Result<u8, AnalysisError> {
     }
 }
 
+/// A count a request may ask for (default 1), refused outside `1..=max`.
+fn count_within(
+    field: &'static str,
+    asked: Option<usize>,
+    max: usize,
+) -> Result<usize, AnalysisError> {
+    let value = asked.unwrap_or(1);
+    if value == 0 || value > max {
+        return Err(AnalysisError::invalid(
+            field,
+            format!("`{field}` must be between 1 and {max} (got {value})"),
+        ));
+    }
+    Ok(value)
+}
+
 /// Checks a request: the game (as the legal moves are), then the limits.
 pub fn prepare<R: OwnRules + ?Sized>(
     game: &GameParts<'_, R>,
@@ -133,26 +149,8 @@ pub fn prepare<R: OwnRules + ?Sized>(
             ));
         }
     }
-    let multipv = ask.multipv.unwrap_or(1);
-    if multipv == 0 || multipv > settings.max_multipv {
-        return Err(AnalysisError::invalid(
-            "multipv",
-            format!(
-                "`multipv` must be between 1 and {} (got {multipv})",
-                settings.max_multipv
-            ),
-        ));
-    }
-    let threads = ask.threads.unwrap_or(1);
-    if threads == 0 || threads > settings.max_threads {
-        return Err(AnalysisError::invalid(
-            "threads",
-            format!(
-                "`threads` must be between 1 and {} (got {threads})",
-                settings.max_threads
-            ),
-        ));
-    }
+    let multipv = count_within("multipv", ask.multipv, settings.max_multipv)?;
+    let threads = count_within("threads", ask.threads, settings.max_threads)?;
     let level = level(ask.level)?;
     let seed = match ask.seed {
         None => 0,
