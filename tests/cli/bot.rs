@@ -13,12 +13,30 @@ use branan::htp::BoardSize;
 
 const PASSWORD: &str = "s3cret-pass";
 
-fn config_file(name: &str, text: &str) -> PathBuf {
+/// A bot configuration in a directory of its own, removed when dropped.
+struct ConfigFile(PathBuf);
+
+impl std::ops::Deref for ConfigFile {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for ConfigFile {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn config_file(name: &str, text: &str) -> ConfigFile {
     let dir = std::env::temp_dir().join(format!("branan-bot-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bot.json");
     std::fs::write(&path, text).unwrap();
-    path
+    ConfigFile(path)
 }
 
 fn spawn(config: &PathBuf) -> Child {
