@@ -62,7 +62,10 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// size ([`size_class`]): a larger board has more moves a position, so the same
 /// depth costs more nodes, and the budgets are set so that each level completes
 /// about one ply less than the level above (measured over positions of level
-/// games) and scores 60-80% against the level below.
+/// games) and scores 60-80% against the level below. Fetlar's many draws (the
+/// king holds them by repetition) narrow its steps from level 5 up, and on
+/// 11x11 level 9's budget is barely a step above level 8's: those steps score
+/// 54-59% (docs/selfplay.md).
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
