@@ -64,7 +64,8 @@ pub struct PlyReview {
     pub best: Score,
     /// The score after the move played, from the mover's point of view, counting
     /// plies from the position before it (a move that wins at once is `Win(1)`, one
-    /// that ends the game in a draw `Cp(0)`), from the search of that position.
+    /// that ends the game in a draw [`Score::draw`]), from the search of that
+    /// position.
     pub after: Score,
     /// The move played's score in the search of the position before it, at the
     /// same depth as the best move's (`best` for the best move): the class and the
@@ -148,12 +149,18 @@ pub enum ReviewError {
 
 /// A score seen from the other side, one ply earlier: the mover's view of the
 /// position after its move, given the analysis of that position.
-fn mover_view(next: &Analysis, outcome: Option<Outcome>, mover: Side) -> Score {
+fn mover_view(
+    variant: AnyVariant,
+    next: &Analysis,
+    outcome: Option<Outcome>,
+    mover: Side,
+) -> Score {
     if let Some(o) = outcome {
         return match o.winner {
             Some(w) if w == mover => Score::Win(1),
             Some(_) => Score::Win(-1),
-            None => Score::Cp(0),
+            // What the search scores a draw: an even chance.
+            None => Score::draw(variant, mover),
         };
     }
     match next.lines.first().map_or(next.score, |l| l.score) {
@@ -299,7 +306,7 @@ impl Reviewer {
         let mv = self.moves[i];
         let mover = self.mover;
         let (best_move, best) = best_line(&current.analysis).unwrap_or((mv, Score::Cp(0)));
-        let after = mover_view(&next.analysis, self.game.outcome(), mover);
+        let after = mover_view(self.variant, &next.analysis, self.game.outcome(), mover);
         let is_best = best_move == mv;
         // The same-root comparison; without one (the best move, or a played move
         // whose own search completed no depth), the best line against the value

@@ -169,6 +169,19 @@ mod tests {
     }
 
     #[test]
+    fn a_draw_the_search_scores_is_an_even_chance() {
+        // The search's draw value is its family's even score, which is the
+        // offset of these presets' curves.
+        for id in ["brandubh", "tablut", "copenhagen", "fetlar"] {
+            let v = AnyVariant::by_id(id).unwrap();
+            for side in [Side::Attackers, Side::Defenders] {
+                let chance = win_chance(v, side, Score::draw(v, side));
+                assert!((chance - 0.5).abs() < 1e-9, "{id} {side:?}: {chance}");
+            }
+        }
+    }
+
+    #[test]
     fn a_finished_game_is_worth_its_result() {
         let v = AnyVariant::by_id("brandubh").unwrap();
         let mut game = v.parse_position("7/7/7/t5T/K6/2t4/7 d 0").unwrap().game();

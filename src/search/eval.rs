@@ -22,7 +22,10 @@ fn at<W: Word>(sq: Square) -> usize {
 }
 
 use super::corner_play::CornerPlay;
-use super::params::{CORNER, CORNER_LARGE, EDGE, LARGE_BOARD, MATE_BOUND, Term, Weights};
+use super::params::{
+    CORNER, CORNER_LARGE, DRAW_CORNER, DRAW_CORNER_LARGE, DRAW_EDGE, EDGE, LARGE_BOARD, MATE_BOUND,
+    Term, Weights,
+};
 
 /// The families of rule sets the evaluation has weights for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +53,15 @@ impl Family {
     /// The family of `v`.
     pub fn of(v: AnyVariant) -> Family {
         with_word!(v, AnyVariant, v => family(v))
+    }
+
+    /// What a draw is worth to the attackers in the family's evaluation.
+    pub fn draw_for_attackers(self) -> i32 {
+        match self {
+            Family::Corner => DRAW_CORNER,
+            Family::CornerLarge => DRAW_CORNER_LARGE,
+            Family::Edge => DRAW_EDGE,
+        }
     }
 
     /// The family's weights.

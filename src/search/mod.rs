@@ -38,14 +38,13 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::rules::{AnyGameRef, Game, Move, Outcome, Word, with_word};
+use crate::rules::{AnyGameRef, AnyVariant, Game, Move, Outcome, Side, Word, with_word};
 
 pub use clock::Limits;
 pub use eval::weights;
 pub use level::LevelRequest;
 
 use clock::Clock;
-use eval::Evaluator;
 use move_picker::Heuristics;
 use params::{DEFAULT_TT_MB, MATE, MATE_BOUND};
 use search::{Frame, RootResult, Search};
@@ -65,6 +64,17 @@ pub enum Score {
 }
 
 impl Score {
+    /// What a draw is worth to `side` in `variant`: what an even game is worth to
+    /// it in the evaluation (the attackers' soldiers outnumber the defenders', so
+    /// an even game scores above zero for them and below it for the defenders).
+    pub fn draw(variant: AnyVariant, side: Side) -> Score {
+        let attackers = eval::Family::of(variant).draw_for_attackers();
+        Score::Cp(match side {
+            Side::Attackers => attackers,
+            Side::Defenders => -attackers,
+        })
+    }
+
     pub(crate) fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {
             Score::Win(MATE - s)
@@ -425,14 +435,7 @@ fn deepen<W: Word>(
     let multipv = multipv
         .clamp(1, MAX_MULTIPV)
         .min(root_moves.len() - left_out.len());
-    let mut search = Search::new(
-        tt,
-        heur,
-        clock,
-        Evaluator::new(pos.variant()),
-        game.keys().to_vec(),
-        frames,
-    );
+    let mut search = Search::new(tt, heur, clock, pos.variant(), game.keys().to_vec(), frames);
 
     let mut completed: Vec<RootResult> = Vec::new();
     let mut depth_done = 0;
@@ -541,7 +544,7 @@ fn help<W: Word>(
         tt,
         &mut tables.heur,
         Clock::new(&own, &team.done),
-        Evaluator::new(pos.variant()),
+        pos.variant(),
         game.keys().to_vec(),
         &mut tables.frames,
     );

@@ -9,17 +9,17 @@
 //! no-capture limit).
 
 use super::clock::Clock;
-use super::eval::Evaluator;
+use super::eval::{Evaluator, family};
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
 use super::params::{
-    CHECK_EVERY_NODES, DRAW, LMP_BASE, LMP_MAX_DEPTH, LMP_PER_DEPTH_SQUARED, LMR_BASE, LMR_DIVISOR,
+    CHECK_EVERY_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_PER_DEPTH_SQUARED, LMR_BASE, LMR_DIVISOR,
     LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE_BASE, NULL_MOVE_DIVISOR,
     NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES, QS_KING_THREAT_PLIES, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::tt::{Bound, Tt};
 use crate::rules::{
     BitBoard, Escape, Lines, Move, MoveList, Outcome, Position, RepetitionWindow, Side, Targets,
-    Word,
+    Variant, Word,
 };
 
 pub(crate) const INF: i32 = MATE + 1;
@@ -40,6 +40,8 @@ pub(crate) struct Search<'a, W: Word = u128> {
     /// The keys of the game's positions, then of the positions along the current
     /// line, the current one last.
     pub keys: Vec<u64>,
+    /// What a draw is worth to the attackers ([`Family::draw_for_attackers`]).
+    draw_for_attackers: i32,
     pub nodes: u64,
     pub stopped: bool,
     pv: Vec<[Move; MAX_PLY]>,
@@ -69,7 +71,7 @@ impl<'a, W: Word> Search<'a, W> {
         tt: &'a Tt,
         heur: &'a mut Heuristics,
         clock: Clock<'a>,
-        eval: Evaluator<W>,
+        variant: &'static Variant<W>,
         keys: Vec<u64>,
         frames: &'a mut [Frame],
     ) -> Search<'a, W> {
@@ -77,7 +79,8 @@ impl<'a, W: Word> Search<'a, W> {
             tt,
             heur,
             clock,
-            eval,
+            eval: Evaluator::new(variant),
+            draw_for_attackers: family(variant).draw_for_attackers(),
             keys,
             nodes: 0,
             stopped: false,
@@ -106,7 +109,33 @@ impl<'a, W: Word> Search<'a, W> {
     fn terminal(&self, pos: &Position<W>, ply: usize) -> Option<i32> {
         let window = RepetitionWindow::new(&self.keys, pos.plies_since_capture());
         let end = pos.outcome_unless_no_moves(window)?;
-        Some(outcome_score(pos, end, ply))
+        Some(self.outcome_score(pos, end, ply))
+    }
+
+    /// What a draw is worth to the side to move.
+    #[inline]
+    fn draw(&self, pos: &Position<W>) -> i32 {
+        match pos.side_to_move() {
+            Side::Attackers => self.draw_for_attackers,
+            Side::Defenders => -self.draw_for_attackers,
+        }
+    }
+
+    /// The score of a finished game to the side to move, `ply` plies from the root.
+    #[inline]
+    fn outcome_score(&self, pos: &Position<W>, end: Outcome, ply: usize) -> i32 {
+        let win = MATE - ply as i32;
+        match end.winner {
+            None => self.draw(pos),
+            Some(side) if side == pos.side_to_move() => win,
+            Some(_) => -win,
+        }
+    }
+
+    /// The score of a side to move that has no legal move.
+    #[inline]
+    fn no_moves_score(&self, pos: &Position<W>, ply: usize) -> i32 {
+        self.outcome_score(pos, pos.no_moves_outcome(), ply)
     }
 
     /// The principal variation of a node won by one move.
@@ -367,7 +396,7 @@ impl<'a, W: Word> Search<'a, W> {
         }
         if best_move.is_none() {
             // The side to move had no move at all.
-            return no_moves_score(pos, ply);
+            return self.no_moves_score(pos, ply);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -416,7 +445,7 @@ impl<'a, W: Word> Search<'a, W> {
         capture: bool,
     ) -> i32 {
         if !pos.has_moves() {
-            return no_moves_score(pos, ply);
+            return self.no_moves_score(pos, ply);
         }
         let side = pos.side_to_move();
         let list = &mut self.frames[ply].list;
@@ -524,21 +553,4 @@ fn escape_move<W: Word>(pos: &Position<W>, lines: Lines<W>) -> Option<Move> {
         from: k,
         to: end.first()?,
     })
-}
-
-/// The score of a finished game for the side to move, `ply` plies from the root.
-#[inline]
-fn outcome_score<W: Word>(pos: &Position<W>, end: Outcome, ply: usize) -> i32 {
-    let win = MATE - ply as i32;
-    match end.winner {
-        None => DRAW,
-        Some(side) if side == pos.side_to_move() => win,
-        Some(_) => -win,
-    }
-}
-
-/// The score of a side to move that has no legal move.
-#[inline]
-fn no_moves_score<W: Word>(pos: &Position<W>, ply: usize) -> i32 {
-    outcome_score(pos, pos.no_moves_outcome(), ply)
 }
