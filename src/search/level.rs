@@ -15,7 +15,7 @@
 
 use super::eval::{Family, family};
 use super::{Analysis, Limits, MAX_MULTIPV, Score};
-use crate::rules::{AnyVariant, Variant, Word, with_word};
+use crate::rules::{AnyVariant, RepetitionOutcome, Variant, Word, with_word};
 
 /// The strongest level: the full engine.
 pub const MAX_LEVEL: u8 = 10;
@@ -92,6 +92,20 @@ const LARGE_CORNER_DEPTH_LEVELS: [Shape; 4] = [
     by_depth(2, 15.0, 50),
 ];
 
+/// Levels 6 to 8 on the large corner boards where a repetition is not a draw
+/// (Copenhagen, where it is the defenders' loss). With the shared budgets there,
+/// steps 6-5 to 8-7 scored 64.5% to 70% and step 9-8, a doubling of the budget
+/// at the top, only 58.5%: the ladder from level 5 to 10 spans enough strength
+/// for every step, and smaller budgets for levels 6 to 8 move some of it from
+/// the steps below to step 9-8. Where a repetition is a draw (Fetlar) the king
+/// holds many games by shuttling, every step from level 5 up is narrow, and the
+/// shared budgets are kept.
+const DECISIVE_LARGE_CORNER_NODE_LEVELS: [Shape; 3] = [
+    by_nodes([25_000, 75_000, 80_000], 3, 10.0, 30),
+    by_nodes([60_000, 120_000, 170_000], 3, 8.0, 25),
+    by_nodes([140_000, 240_000, 290_000], 2, 5.0, 15),
+];
+
 /// Which column of a level's node budgets a board of `size` uses: up to 7x7, up
 /// to 9x9, larger.
 pub const fn size_class(size: u8) -> usize {
@@ -103,12 +117,13 @@ pub const fn size_class(size: u8) -> usize {
 }
 
 /// What a level's search and choice depend on besides the level: the board's
-/// [`size_class`], and whether the game is played with the large corner boards'
-/// evaluation.
+/// [`size_class`], whether the game is played with the large corner boards'
+/// evaluation, and whether a repetition is a draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
     size_class: usize,
     large_corner: bool,
+    repetition_draws: bool,
 }
 
 impl Board {
@@ -116,6 +131,7 @@ impl Board {
         Board {
             size_class: size_class(v.size()),
             large_corner: family(v) == Family::CornerLarge,
+            repetition_draws: v.repetition.outcome == RepetitionOutcome::Draw,
         }
     }
 
@@ -129,6 +145,9 @@ fn ladder(board: Board) -> [Shape; 9] {
     let mut shapes = SHAPES;
     if board.large_corner {
         shapes[..LARGE_CORNER_DEPTH_LEVELS.len()].copy_from_slice(&LARGE_CORNER_DEPTH_LEVELS);
+        if !board.repetition_draws {
+            shapes[5..8].copy_from_slice(&DECISIVE_LARGE_CORNER_NODE_LEVELS);
+        }
     }
     shapes
 }
@@ -298,6 +317,7 @@ mod tests {
     const SMALL: Board = Board {
         size_class: 0,
         large_corner: false,
+        repetition_draws: true,
     };
 
     fn mv(i: u8) -> Move {
@@ -422,7 +442,7 @@ mod tests {
     #[test]
     fn large_corner_boards_have_depth_levels_of_their_own() {
         let (copenhagen, tawlbwrdd) = (board("copenhagen"), board("tawlbwrdd"));
-        assert_eq!(board("fetlar"), copenhagen);
+        let fetlar = board("fetlar");
         assert_ne!(copenhagen, tawlbwrdd);
         // The same lines, 60 cp apart: level 2 takes the second more rarely on
         // Copenhagen's board, level 3 more often.
@@ -430,9 +450,20 @@ mod tests {
         let second = |level, b| (0..400).filter(|&s| choose(&a, level, b, s) == 1).count();
         assert!(second(2, copenhagen) < second(2, tawlbwrdd));
         assert!(second(3, copenhagen) > second(3, tawlbwrdd));
-        // The levels above are the same on both.
+        for level in 1..5 {
+            assert_eq!(shape(level, fetlar), shape(level, copenhagen));
+        }
+        // Above them Fetlar, where a repetition is a draw, keeps the shared
+        // levels; Copenhagen searches less at levels 6 to 8.
         for level in 5..MAX_LEVEL {
-            assert_eq!(shape(level, copenhagen), shape(level, tawlbwrdd));
+            assert_eq!(shape(level, fetlar), shape(level, tawlbwrdd));
+        }
+        let nodes = |level, b| limits(level, b, &Limits::default(), 1).0.nodes.unwrap();
+        for level in [5, 9] {
+            assert_eq!(nodes(level, copenhagen), nodes(level, fetlar));
+        }
+        for level in 6..=8 {
+            assert!(nodes(level, copenhagen) < nodes(level, fetlar));
         }
     }
 
@@ -440,7 +471,7 @@ mod tests {
     fn each_level_searches_more_or_chooses_better_than_the_one_below() {
         // Depth-bounded levels come first. Up the ladder the bound never shrinks
         // and the lines never widen; where the bound stays, the choice narrows.
-        for id in ["brandubh", "tablut", "tawlbwrdd", "copenhagen"] {
+        for id in ["brandubh", "tablut", "tawlbwrdd", "copenhagen", "fetlar"] {
             climbs(&ladder(board(id)));
         }
     }
