@@ -63,9 +63,9 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// depth costs more nodes, and the budgets are set so that each level completes
 /// about one ply less than the level above (measured over positions of level
 /// games) and scores 60-80% against the level below. Fetlar's many draws (the
-/// king holds them by repetition) narrow its steps from level 5 up, and on
-/// 11x11 level 9's budget is barely a step above level 8's: those steps score
-/// 54-59% (docs/selfplay.md).
+/// king holds them by repetition) narrow its steps from level 5 up to 54-59%
+/// (docs/selfplay.md); Copenhagen, where a repetition loses, has levels 6 to 8
+/// of its own ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]).
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
@@ -440,7 +440,7 @@ mod tests {
     }
 
     #[test]
-    fn large_corner_boards_have_depth_levels_of_their_own() {
+    fn large_corner_boards_have_levels_of_their_own() {
         let (copenhagen, tawlbwrdd) = (board("copenhagen"), board("tawlbwrdd"));
         let fetlar = board("fetlar");
         assert_ne!(copenhagen, tawlbwrdd);
