@@ -55,12 +55,17 @@ impl Family {
         with_word!(v, AnyVariant, v => family(v))
     }
 
-    /// What a draw is worth to the attackers in the family's evaluation.
-    pub fn draw_for_attackers(self) -> i32 {
-        match self {
+    /// What a draw is worth to `side` in the family's evaluation: to the
+    /// attackers what an even game scores, to the defenders its negation.
+    pub fn draw_for(self, side: Side) -> i32 {
+        let attackers = match self {
             Family::Corner => DRAW_CORNER,
             Family::CornerLarge => DRAW_CORNER_LARGE,
             Family::Edge => DRAW_EDGE,
+        };
+        match side {
+            Side::Attackers => attackers,
+            Side::Defenders => -attackers,
         }
     }
 

@@ -68,11 +68,7 @@ impl Score {
     /// it in the evaluation (the attackers' soldiers outnumber the defenders', so
     /// an even game scores above zero for them and below it for the defenders).
     pub fn draw(variant: AnyVariant, side: Side) -> Score {
-        let attackers = eval::Family::of(variant).draw_for_attackers();
-        Score::Cp(match side {
-            Side::Attackers => attackers,
-            Side::Defenders => -attackers,
-        })
+        Score::Cp(eval::Family::of(variant).draw_for(side))
     }
 
     pub(crate) fn from_internal(s: i32) -> Score {

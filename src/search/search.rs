@@ -9,7 +9,7 @@
 //! no-capture limit).
 
 use super::clock::Clock;
-use super::eval::{Evaluator, family};
+use super::eval::{Evaluator, Family, family};
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
 use super::params::{
     CHECK_EVERY_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_PER_DEPTH_SQUARED, LMR_BASE, LMR_DIVISOR,
@@ -40,8 +40,8 @@ pub(crate) struct Search<'a, W: Word = u128> {
     /// The keys of the game's positions, then of the positions along the current
     /// line, the current one last.
     pub keys: Vec<u64>,
-    /// What a draw is worth to the attackers ([`Family::draw_for_attackers`]).
-    draw_for_attackers: i32,
+    /// The evaluation's family, which says what a draw is worth.
+    family: Family,
     pub nodes: u64,
     pub stopped: bool,
     pv: Vec<[Move; MAX_PLY]>,
@@ -80,7 +80,7 @@ impl<'a, W: Word> Search<'a, W> {
             heur,
             clock,
             eval: Evaluator::new(variant),
-            draw_for_attackers: family(variant).draw_for_attackers(),
+            family: family(variant),
             keys,
             nodes: 0,
             stopped: false,
@@ -115,10 +115,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// What a draw is worth to the side to move.
     #[inline]
     fn draw(&self, pos: &Position<W>) -> i32 {
-        match pos.side_to_move() {
-            Side::Attackers => self.draw_for_attackers,
-            Side::Defenders => -self.draw_for_attackers,
-        }
+        self.family.draw_for(pos.side_to_move())
     }
 
     /// The score of a finished game to the side to move, `ply` plies from the root.
