@@ -3,17 +3,19 @@
 //! end can draw an evaluation bar and a review's classes mean the same in every
 //! preset.
 
-use crate::rules::{AnyGame, AnyVariant, Escape, Side};
-use crate::search::Score;
+use crate::rules::{AnyGame, AnyVariant, Side};
+use crate::search::{self, Score};
 
 /// Each preset's curve: the scale `k` and the defenders' offset `d`, in
 /// centipawns. The side to move's chance is `1 / (1 + exp(-(cp + d) / k))` for the
 /// defenders and `1 / (1 + exp(-(cp - d) / k))` for the attackers: the engine's
 /// scores do not weigh the two sides alike, and the offset is what self-play says
-/// an even score is worth to each.
+/// an even score is worth to each. The offset is the search's even score
+/// ([`crate::search::even_score`]), the value it gives a draw, so a drawn line
+/// reads an even chance; this table holds the scales.
 ///
-/// Fitted by maximum likelihood on (score at a ply, final result) pairs of
-/// self-play games: every move after the book opening of 110 games per preset
+/// Both were fitted by maximum likelihood on (score at a ply, final result) pairs
+/// of self-play games: every move after the book opening of 110 games per preset
 /// between two level-9 engines at 30,000 nodes a move, the score being the one the
 /// engine gave the position when it moved (forced results left out; a draw counts
 /// half). Made with:
@@ -32,83 +34,35 @@ use crate::search::Score;
 /// results better than the side alone): both keep the curve fitted on shorter
 /// Copenhagen games (80 games at 4,000 nodes a move, where the attackers scored
 /// 15% at an even score).
-pub const CURVES: [(&str, Curve); 7] = [
-    (
-        "brandubh",
-        Curve {
-            k: 87.0,
-            offset: 635.0,
-        },
-    ),
-    (
-        "tablut",
-        Curve {
-            k: 239.0,
-            offset: 425.0,
-        },
-    ),
-    (
-        "tawlbwrdd",
-        Curve {
-            k: 325.0,
-            offset: 415.0,
-        },
-    ),
-    (
-        "brandubh-classic",
-        Curve {
-            k: 67.0,
-            offset: 700.0,
-        },
-    ),
-    (
-        "tablut-linnaeus",
-        Curve {
-            k: 435.0,
-            offset: 550.0,
-        },
-    ),
-    (
-        "copenhagen",
-        Curve {
-            k: 1264.0,
-            offset: 2190.0,
-        },
-    ),
-    (
-        "fetlar",
-        Curve {
-            k: 1264.0,
-            offset: 2190.0,
-        },
-    ),
+pub const SCALES: [(&str, f64); 7] = [
+    ("brandubh", 87.0),
+    ("tablut", 239.0),
+    ("tawlbwrdd", 325.0),
+    ("brandubh-classic", 67.0),
+    ("tablut-linnaeus", 435.0),
+    ("copenhagen", 1264.0),
+    ("fetlar", 1264.0),
 ];
 
-/// A preset's curve (see [`CURVES`]).
+/// A preset's curve (see [`SCALES`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Curve {
     pub k: f64,
     pub offset: f64,
 }
 
-/// The curve of a rule set that is not one of the presets: that of the preset of
-/// its escape family most like it.
-fn family(variant: AnyVariant) -> &'static str {
-    match variant.escape() {
-        Escape::Corners => "copenhagen",
-        Escape::Edges => "tablut",
-    }
-}
-
-/// The curve for `variant`.
+/// The curve for `variant`: a preset's own; for a rule set of one's own, the
+/// scale of the preset whose evaluation weights it plays with, around its own
+/// even score.
 pub fn curve(variant: AnyVariant) -> Curve {
-    let find = |id: &str| CURVES.iter().find(|(c, _)| *c == id).map(|&(_, c)| c);
-    find(variant.id())
-        .or_else(|| find(family(variant)))
-        .unwrap_or(Curve {
-            k: 300.0,
-            offset: 0.0,
-        })
+    let scale = |id: &str| SCALES.iter().find(|(c, _)| *c == id).map(|&(_, k)| k);
+    let k = scale(variant.id())
+        .or_else(|| scale(search::family_preset(variant)))
+        .unwrap_or(300.0);
+    Curve {
+        k,
+        offset: f64::from(search::even_score(variant)),
+    }
 }
 
 /// The chance that `side`, whose score this is, wins: 1 for a forced win, 0 for a
@@ -146,7 +100,7 @@ mod tests {
     #[test]
     fn every_preset_has_its_curve() {
         for &v in AnyVariant::presets() {
-            assert!(CURVES.iter().any(|(id, _)| *id == v.id()), "{}", v.id());
+            assert!(SCALES.iter().any(|(id, _)| *id == v.id()), "{}", v.id());
             assert!(curve(v).k > 0.0);
         }
     }
@@ -170,13 +124,21 @@ mod tests {
 
     #[test]
     fn a_draw_the_search_scores_is_an_even_chance() {
-        // The search's draw value is its family's even score, which is the
-        // offset of these presets' curves.
-        for id in ["brandubh", "tablut", "copenhagen", "fetlar"] {
-            let v = AnyVariant::by_id(id).unwrap();
+        // Every preset, and a rule set of one's own in each family of weights
+        // (a preset's rules with a no-capture limit of their own).
+        let mut variants: Vec<AnyVariant> = AnyVariant::presets().to_vec();
+        for base in ["brandubh", "copenhagen", "tablut"] {
+            let mut rules = AnyVariant::by_id(base).unwrap().rule_set();
+            rules.no_capture_limit = Some(321);
+            let v = rules.build().unwrap();
+            assert!(!v.is_preset());
+            assert_eq!(search::family_preset(v), base);
+            variants.push(v);
+        }
+        for v in variants {
             for side in [Side::Attackers, Side::Defenders] {
                 let chance = win_chance(v, side, Score::draw(v, side));
-                assert!((chance - 0.5).abs() < 1e-9, "{id} {side:?}: {chance}");
+                assert!((chance - 0.5).abs() < 1e-9, "{} {side:?}: {chance}", v.id());
             }
         }
     }

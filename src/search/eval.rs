@@ -23,8 +23,7 @@ fn at<W: Word>(sq: Square) -> usize {
 
 use super::corner_play::CornerPlay;
 use super::params::{
-    CORNER, CORNER_LARGE, DRAW_CORNER, DRAW_CORNER_LARGE, DRAW_EDGE, EDGE, LARGE_BOARD, MATE_BOUND,
-    Term, Weights,
+    CORNER, CORNER_LARGE, EDGE, EVEN_SCORES, LARGE_BOARD, MATE_BOUND, Term, Weights,
 };
 
 /// The families of rule sets the evaluation has weights for.
@@ -55,17 +54,14 @@ impl Family {
         with_word!(v, AnyVariant, v => family(v))
     }
 
-    /// What a draw is worth to `side` in the family's evaluation: to the
-    /// attackers what an even game scores, to the defenders its negation.
-    pub fn draw_for(self, side: Side) -> i32 {
-        let attackers = match self {
-            Family::Corner => DRAW_CORNER,
-            Family::CornerLarge => DRAW_CORNER_LARGE,
-            Family::Edge => DRAW_EDGE,
-        };
-        match side {
-            Side::Attackers => attackers,
-            Side::Defenders => -attackers,
+    /// The preset the family's weights were first made for: what is fitted per
+    /// preset (the even score, the win-chance curve) comes from it for a rule
+    /// set of one's own.
+    pub fn preset(self) -> &'static str {
+        match self {
+            Family::Corner => "brandubh",
+            Family::CornerLarge => "copenhagen",
+            Family::Edge => "tablut",
         }
     }
 
@@ -85,6 +81,29 @@ pub fn family<W: Word>(v: &Variant<W>) -> Family {
         Escape::Corners if v.size() >= LARGE_BOARD => Family::CornerLarge,
         Escape::Corners => Family::Corner,
         Escape::Edges => Family::Edge,
+    }
+}
+
+/// What an even game scores for the attackers in `v` ([`EVEN_SCORES`]: a
+/// preset's own, else that of its family's [`Family::preset`]).
+pub fn even_score<W: Word>(v: &Variant<W>) -> i32 {
+    let id = if v.preset.is_some() {
+        v.id
+    } else {
+        family(v).preset()
+    };
+    let find = |id: &str| EVEN_SCORES.iter().find(|(p, _)| *p == id);
+    find(id)
+        .or_else(|| find(family(v).preset()))
+        .map_or(0, |&(_, score)| score)
+}
+
+/// What a draw is worth to `side` when an even game scores `even` for the
+/// attackers: `even` to them, its negation to the defenders.
+pub fn draw_for(even: i32, side: Side) -> i32 {
+    match side {
+        Side::Attackers => even,
+        Side::Defenders => -even,
     }
 }
 
@@ -374,6 +393,27 @@ pub(crate) fn random_game<W: Word>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_preset_and_family_has_its_even_score() {
+        for &v in AnyVariant::presets() {
+            assert!(
+                EVEN_SCORES.iter().any(|(id, _)| *id == v.id()),
+                "{}",
+                v.id()
+            );
+            let family_even = with_word!(v, AnyVariant, v => even_score(v));
+            assert!(family_even > 0, "{}", v.id());
+        }
+        for family in [Family::Corner, Family::CornerLarge, Family::Edge] {
+            assert!(EVEN_SCORES.iter().any(|(id, _)| *id == family.preset()));
+        }
+        // The presets that share a family's weights need not share its value.
+        let of =
+            |id: &str| with_word!(AnyVariant::by_id(id).unwrap(), AnyVariant, v => even_score(v));
+        assert_eq!(of("brandubh"), 635);
+        assert_eq!(of("brandubh-classic"), 700);
+    }
 
     /// The terms with the weights are the evaluation, in every family (edge
     /// escape, corner escape on small and large boards), with either side to move.

@@ -63,12 +63,24 @@ pub enum Score {
     Win(i32),
 }
 
+/// What an even game scores for the attackers in `variant`, in the evaluation's
+/// units (see [`params::EVEN_SCORES`]): the score a draw is worth to them.
+pub fn even_score(variant: AnyVariant) -> i32 {
+    with_word!(variant, AnyVariant, v => eval::even_score(v))
+}
+
+/// The preset whose evaluation weights `variant` plays with (Brandubh's,
+/// Copenhagen's or Tablut's family), for what is fitted per preset.
+pub fn family_preset(variant: AnyVariant) -> &'static str {
+    eval::Family::of(variant).preset()
+}
+
 impl Score {
     /// What a draw is worth to `side` in `variant`: what an even game is worth to
     /// it in the evaluation (the attackers' soldiers outnumber the defenders', so
     /// an even game scores above zero for them and below it for the defenders).
     pub fn draw(variant: AnyVariant, side: Side) -> Score {
-        Score::Cp(eval::Family::of(variant).draw_for(side))
+        Score::Cp(eval::draw_for(even_score(variant), side))
     }
 
     pub(crate) fn from_internal(s: i32) -> Score {

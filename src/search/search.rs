@@ -9,7 +9,7 @@
 //! no-capture limit).
 
 use super::clock::Clock;
-use super::eval::{Evaluator, Family, family};
+use super::eval::{Evaluator, draw_for, even_score};
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
 use super::params::{
     CHECK_EVERY_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_PER_DEPTH_SQUARED, LMR_BASE, LMR_DIVISOR,
@@ -40,8 +40,8 @@ pub(crate) struct Search<'a, W: Word = u128> {
     /// The keys of the game's positions, then of the positions along the current
     /// line, the current one last.
     pub keys: Vec<u64>,
-    /// The evaluation's family, which says what a draw is worth.
-    family: Family,
+    /// What an even game scores for the attackers ([`even_score`]): a draw's value.
+    even: i32,
     pub nodes: u64,
     pub stopped: bool,
     pv: Vec<[Move; MAX_PLY]>,
@@ -80,7 +80,7 @@ impl<'a, W: Word> Search<'a, W> {
             heur,
             clock,
             eval: Evaluator::new(variant),
-            family: family(variant),
+            even: even_score(variant),
             keys,
             nodes: 0,
             stopped: false,
@@ -115,7 +115,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// What a draw is worth to the side to move.
     #[inline]
     fn draw(&self, pos: &Position<W>) -> i32 {
-        self.family.draw_for(pos.side_to_move())
+        draw_for(self.even, pos.side_to_move())
     }
 
     /// The score of a finished game to the side to move, `ply` plies from the root.

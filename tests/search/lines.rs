@@ -6,9 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use branan::rules::{AnyGame, AnyVariant};
-use branan::search::params::DRAW_EDGE;
-use branan::search::{Analysis, Limits, Score, Searcher, analyze};
+use branan::rules::{AnyGame, AnyVariant, Side};
+use branan::search::{Analysis, Limits, Score, Searcher, analyze, even_score};
 
 struct Rng(u64);
 
@@ -164,12 +163,13 @@ fn repetition_counts_the_games_history() {
     assert_eq!(after.outcome().map(|o| o.reason.name()), Some("repetition"));
     // A draw is worth to the defenders the negation of what it is worth to the
     // attackers; they take it only when nothing else scores better.
-    let draw = Score::Cp(-DRAW_EDGE);
+    let draw = Score::draw(v, Side::Defenders);
+    assert_eq!(draw, Score::Cp(-even_score(v)));
     if with_history.best_move == Some(back) {
         assert_eq!(with_history.score, draw);
     } else {
         assert!(
-            matches!(with_history.score, Score::Cp(cp) if cp >= -DRAW_EDGE)
+            matches!(with_history.score, Score::Cp(cp) if cp >= -even_score(v))
                 || matches!(with_history.score, Score::Win(n) if n > 0)
         );
     }

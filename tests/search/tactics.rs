@@ -4,8 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use branan::rules::{AnyGame, AnyVariant, Move, Side};
-use branan::search::params::DRAW_CORNER;
-use branan::search::{Analysis, Limits, Score, analyze};
+use branan::search::{Analysis, Limits, Score, analyze, even_score};
 
 fn game(variant: &str, position: &str) -> AnyGame {
     let v = AnyVariant::by_id(variant).unwrap();
@@ -133,7 +132,8 @@ fn the_no_capture_limit_holds_inside_the_search() {
     // draws, and a draw is worth to the attackers what an even game is.
     let g = game("brandubh", "7/5t1/7/K6/7/5t1/7 a 119");
     let a = search(&g, 4);
-    assert_eq!(a.score, Score::Cp(DRAW_CORNER));
+    assert_eq!(a.score, Score::Cp(even_score(g.variant())));
+    assert_eq!(a.score, Score::draw(g.variant(), Side::Attackers));
 }
 
 #[test]
