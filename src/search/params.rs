@@ -185,8 +185,9 @@ pub const MATE_BOUND: i32 = MATE - 10_000;
 /// to the defenders. The review reads a score's win chance around it.
 ///
 /// Per preset, the offsets of the win-chance curves fitted on self-play (the
-/// review's `SCALES` says how); Copenhagen's serves Fetlar, whose games were too
-/// one-sided to fit. A rule set of one's own takes the value of the preset whose
+/// review's `SCALES` says how), but Fetlar's, which is Copenhagen's: Fetlar's own
+/// games put its even score at 1765, and the search with that value was no
+/// stronger (docs/selfplay.md). A rule set of one's own takes the value of the preset whose
 /// family of weights it plays with (Brandubh's, Copenhagen's or Tablut's).
 pub const EVEN_SCORES: [(&str, i32); 7] = [
     ("brandubh", 635),
