@@ -87,13 +87,9 @@ pub fn family<W: Word>(v: &Variant<W>) -> Family {
 /// What an even game scores for the attackers in `v` ([`EVEN_SCORES`]: a
 /// preset's own, else that of its family's [`Family::preset`]).
 pub fn even_score<W: Word>(v: &Variant<W>) -> i32 {
-    let id = if v.preset.is_some() {
-        v.id
-    } else {
-        family(v).preset()
-    };
     let find = |id: &str| EVEN_SCORES.iter().find(|(p, _)| *p == id);
-    find(id)
+    v.preset
+        .and_then(|_| find(v.id))
         .or_else(|| find(family(v).preset()))
         .map_or(0, |&(_, score)| score)
 }
