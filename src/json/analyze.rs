@@ -355,7 +355,14 @@ impl InfoEvent {
             nodes: it.nodes,
             nps: (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64,
             time_ms: it.elapsed.as_millis() as u64,
-            lines: (multipv > 1).then(|| it.lines.iter().map(|l| LineDto::of(l, game)).collect()),
+            // A level may search more lines than were asked for.
+            lines: (multipv > 1).then(|| {
+                it.lines
+                    .iter()
+                    .take(multipv)
+                    .map(|l| LineDto::of(l, game))
+                    .collect()
+            }),
         }
     }
 }

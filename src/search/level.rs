@@ -2,7 +2,8 @@
 //!
 //! Level 10 is the full engine. A lower level searches a bounded amount of work (a
 //! depth for the lowest levels, a node budget above them), looks at its best few
-//! lines, and picks among the good ones at random, weighted by score (a softmax
+//! lines (or at every legal move, on boards with a ladder of their own), and
+//! picks among the good ones at random, weighted by score (a softmax
 //! whose temperature falls as the level rises at the same depth). A node budget means the same
 //! strength at any time per move and on any machine, as long as the budget is spent
 //! before the time runs out (it is small enough for that at 50 ms a move). Two rules
@@ -15,7 +16,7 @@
 
 use super::eval::{Family, family};
 use super::{Analysis, Limits, MAX_MULTIPV, Score};
-use crate::rules::{AnyVariant, RepetitionOutcome, Variant, Word, with_word};
+use crate::rules::{AnyVariant, KingCapture, RepetitionOutcome, Variant, Word, with_word};
 
 /// The strongest level: the full engine.
 pub const MAX_LEVEL: u8 = 10;
@@ -47,6 +48,18 @@ const fn by_depth(depth: u32, temperature: f64, margin: i32) -> Shape {
     }
 }
 
+/// A level bounded by depth that may pick any legal move: each is searched as a
+/// line of its own.
+const fn every_move_by_depth(depth: u32, temperature: f64, margin: i32) -> Shape {
+    Shape {
+        depth: Some(depth),
+        nodes: None,
+        lines: EVERY_MOVE,
+        temperature,
+        margin,
+    }
+}
+
 const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) -> Shape {
     Shape {
         depth: None,
@@ -66,7 +79,8 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// have levels of their own below these: 1 to 4 ([`LARGE_CORNER_DEPTH_LEVELS`]),
 /// with Fetlar's level 3 stricter ([`DRAWING_LARGE_CORNER_LEVEL_3`]), and 6 to 8
 /// in Copenhagen, where a repetition loses
-/// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]).
+/// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]). Brandubh (classic) has a ladder of
+/// its own ([`STRONG_KING_SMALL_CORNER_LEVELS`]).
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
@@ -77,6 +91,31 @@ const SHAPES: [Shape; 9] = [
     by_nodes([60_000, 120_000, 240_000], 3, 8.0, 25),
     by_nodes([140_000, 240_000, 480_000], 2, 5.0, 15),
     by_nodes([330_000, 480_000, 960_000], 2, 3.0, 10),
+];
+
+/// A level's lines when it may pick any legal move (the search makes at most one
+/// line a move).
+const EVERY_MOVE: usize = usize::MAX;
+
+/// Levels 1 to 9 on boards of up to 7x7 where the king escapes to a corner and is
+/// harder to capture than a soldier (Brandubh (classic), with four attackers on
+/// the throne). There the defenders win nearly every game between levels of the
+/// shared ladder, so a stronger level gains its score almost only in the games it
+/// plays as the attackers: the shared steps scored 56-63%. The strength from a
+/// player who picks among all safe moves alike to the full engine is spread over
+/// the nine steps instead: levels 1 to 4 look one ply ahead over every move,
+/// choosing ever more strictly; levels 5 to 7 look two and three plies ahead,
+/// still over every move; level 8 searches four plies and level 9 a node budget.
+const STRONG_KING_SMALL_CORNER_LEVELS: [Shape; 9] = [
+    every_move_by_depth(1, 1000.0, 100_000),
+    every_move_by_depth(1, 100.0, 1000),
+    every_move_by_depth(1, 50.0, 500),
+    every_move_by_depth(1, 20.0, 200),
+    every_move_by_depth(2, 25.0, 250),
+    every_move_by_depth(3, 30.0, 300),
+    every_move_by_depth(3, 15.0, 150),
+    by_depth(4, 20.0, 200),
+    by_nodes([75_000, 75_000, 75_000], 2, 3.0, 10),
 ];
 
 /// Levels 1 to 4 on boards played with the large corner boards' evaluation
@@ -123,21 +162,23 @@ pub const fn size_class(size: u8) -> usize {
 }
 
 /// What a level's search and choice depend on besides the level: the board's
-/// [`size_class`], whether the game is played with the large corner boards'
-/// evaluation, and whether a repetition is a draw.
+/// [`size_class`], the evaluation's family, whether a repetition is a draw and
+/// whether the king is captured like a soldier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
     size_class: usize,
-    large_corner: bool,
+    family: Family,
     repetition_draws: bool,
+    strong_king: bool,
 }
 
 impl Board {
     pub fn of<W: Word>(v: &Variant<W>) -> Board {
         Board {
             size_class: size_class(v.size()),
-            large_corner: family(v) == Family::CornerLarge,
+            family: family(v),
             repetition_draws: v.repetition.outcome == RepetitionOutcome::Draw,
+            strong_king: v.king_capture != KingCapture::Weak,
         }
     }
 
@@ -148,8 +189,11 @@ impl Board {
 
 /// The nine levels below [`MAX_LEVEL`] on `board`.
 fn ladder(board: Board) -> [Shape; 9] {
+    if board.family == Family::Corner && board.size_class == 0 && board.strong_king {
+        return STRONG_KING_SMALL_CORNER_LEVELS;
+    }
     let mut shapes = SHAPES;
-    if board.large_corner {
+    if board.family == Family::CornerLarge {
         shapes[..LARGE_CORNER_DEPTH_LEVELS.len()].copy_from_slice(&LARGE_CORNER_DEPTH_LEVELS);
         if board.repetition_draws {
             shapes[2] = DRAWING_LARGE_CORNER_LEVEL_3;
@@ -176,10 +220,15 @@ pub fn limits(level: u8, board: Board, asked: &Limits, multipv: usize) -> (Limit
     let Some(s) = shape(level, board) else {
         return (*asked, multipv);
     };
-    let lines = s.lines.max(multipv).min(MAX_MULTIPV);
-    let own_nodes = s
-        .nodes
-        .map(|n| n[board.size_class] * lines as u64 / s.lines as u64);
+    let lines = s.lines.max(multipv.min(MAX_MULTIPV));
+    let own_nodes = s.nodes.map(|n| {
+        let n = n[board.size_class];
+        if lines == s.lines {
+            n
+        } else {
+            n * lines as u64 / s.lines as u64
+        }
+    });
     let limits = Limits {
         depth: tighter(asked.depth, s.depth),
         nodes: tighter(asked.nodes, own_nodes),
@@ -324,8 +373,9 @@ mod tests {
 
     const SMALL: Board = Board {
         size_class: 0,
-        large_corner: false,
+        family: Family::Corner,
         repetition_draws: true,
+        strong_king: false,
     };
 
     fn mv(i: u8) -> Move {
@@ -482,8 +532,58 @@ mod tests {
     fn each_level_searches_more_or_chooses_better_than_the_one_below() {
         // Depth-bounded levels come first. Up the ladder the bound never shrinks
         // and the lines never widen; where the bound stays, the choice narrows.
-        for id in ["brandubh", "tablut", "tawlbwrdd", "copenhagen", "fetlar"] {
+        for id in [
+            "brandubh",
+            "brandubh-classic",
+            "tablut",
+            "tawlbwrdd",
+            "copenhagen",
+            "fetlar",
+        ] {
             climbs(&ladder(board(id)));
+        }
+    }
+
+    #[test]
+    fn a_strong_king_on_a_small_corner_board_has_levels_of_their_own() {
+        let classic = board("brandubh-classic");
+        assert_ne!(classic, board("brandubh"));
+        assert_eq!(ladder(classic), STRONG_KING_SMALL_CORNER_LEVELS);
+        assert_eq!(ladder(board("brandubh")), SHAPES);
+        // Its lowest level may play any legal move, not only the best five.
+        let (_, lines) = limits(1, classic, &Limits::default(), 1);
+        assert_eq!(lines, EVERY_MOVE);
+        let scores: Vec<Score> = (0..12).map(|i| Score::Cp(-5 * i)).collect();
+        let a = analysis(&scores);
+        let picked: std::collections::HashSet<usize> =
+            (0..400).map(|s| choose(&a, 1, classic, s)).collect();
+        assert!(picked.iter().any(|&i| i >= MAX_MULTIPV), "{picked:?}");
+    }
+
+    #[test]
+    fn a_level_over_every_move_keeps_the_lines_asked_for() {
+        use crate::rules::{Game, Position, Variant};
+        use crate::search::Searcher;
+        use std::sync::atomic::AtomicBool;
+
+        let v = Variant::<u64>::by_id("brandubh-classic").unwrap();
+        let game = Game::new(Position::start(v));
+        let mut searched = 0;
+        for multipv in [1, 3] {
+            let request = LevelRequest {
+                limits: Limits::default(),
+                multipv,
+                level: 1,
+                seed: 9,
+            };
+            let a = request.run(Board::of(v), |limits, lines| {
+                let a = Searcher::new(16).analyze(&game, limits, lines, &AtomicBool::new(false));
+                searched = a.lines.len();
+                a
+            });
+            assert_eq!(a.lines.len(), multipv);
+            assert_eq!(searched, game.legal_moves().len());
+            assert!(a.best_move.is_some());
         }
     }
 

@@ -50,7 +50,7 @@ use params::{DEFAULT_TT_MB, MATE, MATE_BOUND};
 use search::{Frame, RootResult, Search};
 use tt::Tt;
 
-/// The most lines a search returns (`multipv`).
+/// The most lines an analysis request may ask for (`multipv`).
 pub const MAX_MULTIPV: usize = 5;
 
 /// A score from the side to move's point of view.
@@ -213,7 +213,8 @@ impl Searcher {
     }
 
     /// Analyses the game's position, with repetition judged over the game's history.
-    /// `multipv` is clamped to `1..=MAX_MULTIPV`; raising `stop` ends the search
+    /// `multipv` lines at most, one for each legal move (requests are bounded by
+    /// [`MAX_MULTIPV`]; a strength level may ask for every move); raising `stop` ends the search
     /// early with the best result so far.
     pub fn analyze<'a>(
         &mut self,
@@ -440,9 +441,7 @@ fn deepen<W: Word>(
     let root_moves = pos.legal_moves();
     // The moves left out of the search, as if already searched for earlier lines.
     let left_out = left_out(&pos, only);
-    let multipv = multipv
-        .clamp(1, MAX_MULTIPV)
-        .min(root_moves.len() - left_out.len());
+    let multipv = multipv.max(1).min(root_moves.len() - left_out.len());
     let mut search = Search::new(tt, heur, clock, pos.variant(), game.keys().to_vec(), frames);
 
     let mut completed: Vec<RootResult> = Vec::new();
