@@ -52,11 +52,8 @@ const fn by_depth(depth: u32, temperature: f64, margin: i32) -> Shape {
 /// line of its own.
 const fn every_move_by_depth(depth: u32, temperature: f64, margin: i32) -> Shape {
     Shape {
-        depth: Some(depth),
-        nodes: None,
         lines: EVERY_MOVE,
-        temperature,
-        margin,
+        ..by_depth(depth, temperature, margin)
     }
 }
 
@@ -118,11 +115,10 @@ const STRONG_KING_SMALL_CORNER_LEVELS: [Shape; 9] = [
     by_nodes([75_000, 75_000, 75_000], 2, 3.0, 10),
 ];
 
-/// Level 4 on boards larger than 9x9: a wider choice than on the smaller boards.
-/// There a depth-2 search that keeps to its best line gains more over level 3;
-/// with the choice of the smaller boards (6 cp, margin 20), Tawlbwrdd's level 4
-/// scored 72% against level 3 and level 5 only 59% and 55.5% against it
-/// (seeds 105 and 205); Copenhagen's and Fetlar's own level 4 is this one.
+/// Level 4 on boards larger than 9x9, and on the large corner boards: a wider
+/// choice than on the smaller boards. There a depth-2 search that keeps to its
+/// best line gains more over level 3, and the wider choice keeps steps 4-3 and
+/// 5-4 inside 60-80% (docs/selfplay.md).
 const LARGE_BOARD_LEVEL_4: Shape = by_depth(2, 15.0, 50);
 
 /// Levels 1 to 4 on boards played with the large corner boards' evaluation
@@ -231,14 +227,9 @@ pub fn limits(level: u8, board: Board, asked: &Limits, multipv: usize) -> (Limit
         return (*asked, multipv);
     };
     let lines = s.lines.max(multipv.min(MAX_MULTIPV));
-    let own_nodes = s.nodes.map(|n| {
-        let n = n[board.size_class];
-        if lines == s.lines {
-            n
-        } else {
-            n * lines as u64 / s.lines as u64
-        }
-    });
+    let own_nodes = s
+        .nodes
+        .map(|n| n[board.size_class] * lines as u64 / s.lines as u64);
     let limits = Limits {
         depth: tighter(asked.depth, s.depth),
         nodes: tighter(asked.nodes, own_nodes),
