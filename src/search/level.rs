@@ -104,16 +104,18 @@ const EVERY_MOVE: usize = usize::MAX;
 /// the nine steps instead: levels 1 to 4 look one ply ahead over every move,
 /// choosing ever more strictly; levels 5 to 7 look two and three plies ahead,
 /// still over every move; level 8 searches four plies and level 9 a node budget.
+/// That whole span is only about 800 Elo, so each step gets an even share of it,
+/// near 62% (docs/selfplay.md).
 const STRONG_KING_SMALL_CORNER_LEVELS: [Shape; 9] = [
     every_move_by_depth(1, 1000.0, 100_000),
-    every_move_by_depth(1, 100.0, 1000),
+    every_move_by_depth(1, 130.0, 1300),
     every_move_by_depth(1, 50.0, 500),
-    every_move_by_depth(1, 20.0, 200),
+    every_move_by_depth(1, 15.0, 150),
     every_move_by_depth(2, 25.0, 250),
-    every_move_by_depth(3, 30.0, 300),
-    every_move_by_depth(3, 15.0, 150),
-    by_depth(4, 20.0, 200),
-    by_nodes([75_000, 75_000, 75_000], 2, 3.0, 10),
+    every_move_by_depth(3, 26.0, 260),
+    every_move_by_depth(3, 10.0, 100),
+    by_depth(4, 10.0, 100),
+    by_nodes([110_000, 110_000, 110_000], 2, 3.0, 10),
 ];
 
 /// Level 4 on boards larger than 7x7 (and so on every large corner board): a
