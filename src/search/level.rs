@@ -73,7 +73,7 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// depth costs more nodes, and the budgets are set so that each level completes
 /// about one ply less than the level above (measured over positions of level
 /// games) and scores 60-80% against the level below. The large corner boards
-/// have levels of their own below these: 1 to 4 ([`LARGE_CORNER_DEPTH_LEVELS`]),
+/// have levels of their own below these: 1 to 3 ([`LARGE_CORNER_DEPTH_LEVELS`]),
 /// with Fetlar's level 3 stricter ([`DRAWING_LARGE_CORNER_LEVEL_3`]), and 6 to 8
 /// in Copenhagen, where a repetition loses
 /// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]). Brandubh (classic) has a ladder of
@@ -104,7 +104,7 @@ const EVERY_MOVE: usize = usize::MAX;
 /// the nine steps instead: levels 1 to 4 look one ply ahead over every move,
 /// choosing ever more strictly; levels 5 to 7 look two and three plies ahead,
 /// still over every move; level 8 searches four plies and level 9 a node budget.
-/// That whole span is only about 800 Elo, so each step gets an even share of it,
+/// That whole span is only about 830 Elo, so each step gets an even share of it,
 /// near 62% (docs/selfplay.md).
 const STRONG_KING_SMALL_CORNER_LEVELS: [Shape; 9] = [
     every_move_by_depth(1, 1000.0, 100_000),
@@ -118,24 +118,23 @@ const STRONG_KING_SMALL_CORNER_LEVELS: [Shape; 9] = [
     by_nodes([110_000, 110_000, 110_000], 2, 3.0, 10),
 ];
 
-/// Level 4 on boards larger than 7x7 (and so on every large corner board): a
+/// Level 4 on boards larger than 7x7 (every large corner board among them): a
 /// wider choice than on 7x7. There a depth-2 search that keeps to its best line gains
 /// more over level 3 (with 7x7's choice, step 4-3 scored 81.5% in Tablut), and
 /// the wider choice keeps steps 4-3 and 5-4 inside 60-80% (docs/selfplay.md).
 const WIDE_LEVEL_4: Shape = by_depth(2, 15.0, 50);
 
-/// Levels 1 to 4 on boards played with the large corner boards' evaluation
+/// Levels 1 to 3 on boards played with the large corner boards' evaluation
 /// (Copenhagen, Fetlar). There a search to depth 2 gains more over depth 1 than
 /// on the other boards: with the shared temperatures level 3 scored 84% against
 /// level 2. Level 2 here chooses more strictly and level 3 more freely, which
-/// splits that gain between the two steps, and level 4 keeps the wider choice of
-/// boards larger than 7x7, which holds its step over level 3 near 70% (7x7's
+/// splits that gain between the two steps. Their level 4 is [`WIDE_LEVEL_4`] (these
+/// boards are larger than 7x7), which holds its step over level 3 near 70% (7x7's
 /// level 4 scored 82.5% to 87% against a level 3 choosing at 150 cp and more).
-const LARGE_CORNER_DEPTH_LEVELS: [Shape; 4] = [
+const LARGE_CORNER_DEPTH_LEVELS: [Shape; 3] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 8.0, 30),
     by_depth(2, 100.0, 300),
-    WIDE_LEVEL_4,
 ];
 
 /// Levels 6 to 8 on the large corner boards where a repetition is not a draw
