@@ -130,17 +130,21 @@ pub const CORNER: Weights = Weights {
 };
 
 /// Copenhagen, Fetlar and other corner-escape boards of 9x9 and more: material,
-/// the king's freedom and surroundings, and corner play.
+/// the king's freedom and surroundings, and corner play. A defending soldier,
+/// the attackers near the king and the defenders beside him are set as the fits
+/// of every family agree (a defender worth less, an attacker near the king more,
+/// a guard beside him less than hand-set), at the values of these boards' own
+/// fits (docs/selfplay.md); the rest are hand-set.
 pub const CORNER_LARGE: Weights = Weights {
     attacker: 100,
-    defender: 160,
+    defender: 135,
     king_mobility: 3,
     king_route: 45,
     king_open_line: 120,
     king_adjacent_attacker: 30,
     king_adjacent_hostile: 20,
-    king_near_attacker: 6,
-    king_guard: 8,
+    king_near_attacker: 38,
+    king_guard: -20,
     king_distance: 12,
     escape_guard: 18,
     king_in_danger: 60,
