@@ -8,7 +8,11 @@ its own, so the long search does not start from the short one's table.
 
     scripts/stability.py [--bin target/release/branan] [--count 20] [--plies 16]
                          [--short-ms 1000] [--long-ms 8000] [--threads 1]
-                         [--variants brandubh,tablut,...]
+                         [--variants brandubh,tablut,...] [--show]
+
+With --show, each position where the moves differ gets a line of its own: its
+moves from the start, both searches' moves and depths, and the long search's
+score after the short move.
 
 Prints one line per preset and the total; exits 2 when branan fails.
 """
@@ -37,7 +41,7 @@ def openings(args, variant):
     return [line.split() for line in out.splitlines() if line and not line.startswith("#")]
 
 
-def best_moves(args, variant, lines, time_ms):
+def analyses(args, variant, lines, time_ms):
     requests = "".join(
         json.dumps({"variant": variant, "moves": moves, "time_ms": time_ms}) + "\n"
         for moves in lines)
@@ -49,7 +53,7 @@ def best_moves(args, variant, lines, time_ms):
     if len(answers) != len(lines):
         sys.stderr.write(out.stderr)
         sys.exit(2)
-    return [a.get("best_move") for a in answers]
+    return answers
 
 
 def main():
@@ -62,17 +66,54 @@ def main():
     p.add_argument("--long-ms", type=int, default=8000)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--variants", default=",".join(PRESETS))
+    p.add_argument("--show", action="store_true", help="a line for each position that differs")
     args = p.parse_args()
     same_all = total_all = 0
+    losses_all = []
     for variant in args.variants.split(","):
         lines = openings(args, variant)
-        short = best_moves(args, variant, lines, args.short_ms)
-        long = best_moves(args, variant, lines, args.long_ms)
-        same = sum(1 for s, l in zip(short, long) if s == l)
+        short = analyses(args, variant, lines, args.short_ms)
+        long = analyses(args, variant, lines, args.long_ms)
+        differ = [i for i, (s, l) in enumerate(zip(short, long))
+                  if s.get("best_move") != l.get("best_move")]
+        after = analyses(args, variant, [lines[i] + [short[i]["best_move"]] for i in differ],
+                         args.long_ms)
+        # Win chances are the side to move's; after the short move the other side moves.
+        losses = [100 * (long[i]["win_chance"] - (1 - a["win_chance"]))
+                  for i, a in zip(differ, after)]
+        losses_all += losses
+        if args.show:
+            for i, a, loss in zip(differ, after, losses):
+                print(f"  {variant} #{i + 1} after {' '.join(lines[i])}: "
+                      f"{args.short_ms} ms {short[i]['best_move']} at depth {short[i]['depth']}, "
+                      f"{args.long_ms} ms {long[i]['best_move']} at depth {long[i]['depth']}; "
+                      f"after {short[i]['best_move']} {score_text(a['score'])} for the side to move "
+                      f"(depth {a['depth']}, pv {' '.join(a['pv'][:5])}): "
+                      f"{loss:.1f} points given away", flush=True)
+        same = len(lines) - len(differ)
         same_all += same
         total_all += len(lines)
-        print(f"{variant}: {same}/{len(lines)} = {100 * same / max(1, len(lines)):.0f}%", flush=True)
-    print(f"all: {same_all}/{total_all} = {100 * same_all / max(1, total_all):.0f}%")
+        print(f"{variant}: {same}/{len(lines)} = {100 * same / max(1, len(lines)):.0f}%"
+              f"{given_away(losses)}", flush=True)
+    print(f"all: {same_all}/{total_all} = {100 * same_all / max(1, total_all):.0f}%"
+          f"{given_away(losses_all)}")
+
+
+def score_text(score):
+    """A score object as text: centipawns or a win or loss in plies."""
+    if "cp" in score:
+        return f"{score['cp']:+d} cp"
+    n = score.get("win", 0)
+    return f"a win in {n} plies" if n > 0 else f"a loss in {-n} plies"
+
+
+def given_away(losses):
+    """The win chance the short moves give away where they differ, in points."""
+    if not losses:
+        return ""
+    mean = sum(losses) / len(losses)
+    return (f"; where they differ the short move gives away {mean:.1f} points of win"
+            f" chance on average, at most {max(losses):.1f}")
 
 
 if __name__ == "__main__":
