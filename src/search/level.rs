@@ -76,7 +76,10 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// have levels of their own below these: 1 to 3 ([`LARGE_CORNER_DEPTH_LEVELS`]),
 /// with Fetlar's level 3 stricter ([`DRAWING_LARGE_CORNER_LEVEL_3`]), and 6 to 8
 /// in Copenhagen, where a repetition loses
-/// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]). Brandubh (classic) has a ladder of
+/// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]); the figures given for those boards'
+/// levels were measured with their hand-set evaluation weights, and with the
+/// fitted ones their step 7-6 scores just under 60% (docs/selfplay.md).
+/// Brandubh (classic) has a ladder of
 /// its own ([`STRONG_KING_SMALL_CORNER_LEVELS`]). Level 4 chooses more freely
 /// on boards larger than 7x7 ([`WIDE_LEVEL_4`]).
 const SHAPES: [Shape; 9] = [
