@@ -74,13 +74,11 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// about one ply less than the level above (measured over positions of level
 /// games) and scores 60-80% against the level below. The large corner boards
 /// have levels of their own below these: 1 to 3 ([`LARGE_CORNER_DEPTH_LEVELS`]),
-/// with Fetlar's level 3 stricter ([`DRAWING_LARGE_CORNER_LEVEL_3`]), and 6 to 8
+/// with Fetlar's level 3 stricter ([`DRAWING_LARGE_CORNER_LEVEL_3`]), 6 to 8
 /// in Copenhagen, where a repetition loses
-/// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]); the figures given for those boards'
-/// levels were measured with their hand-set evaluation weights, and with the
-/// fitted ones their step 7-6 scores just under 60% (docs/selfplay.md).
-/// Brandubh (classic) has a ladder of
-/// its own ([`STRONG_KING_SMALL_CORNER_LEVELS`]). Level 4 chooses more freely
+/// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]), and 6 and 7 in Fetlar, where it
+/// draws ([`DRAWING_LARGE_CORNER_NODE_LEVELS`]). Brandubh (classic) has a
+/// ladder of its own ([`STRONG_KING_SMALL_CORNER_LEVELS`]). Level 4 chooses more freely
 /// on boards larger than 7x7 ([`WIDE_LEVEL_4`]).
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
@@ -141,17 +139,24 @@ const LARGE_CORNER_DEPTH_LEVELS: [Shape; 3] = [
 ];
 
 /// Levels 6 to 8 on the large corner boards where a repetition is not a draw
-/// (Copenhagen, where it is the defenders' loss). With the shared budgets there,
-/// steps 6-5 to 8-7 scored 64.5% to 70% and step 9-8, a doubling of the budget
-/// at the top, only 58.5%: the ladder from level 5 to 10 spans enough strength
-/// for every step, and smaller budgets for levels 6 to 8 move some of it from
-/// the steps below to step 9-8. Where a repetition is a draw (Fetlar) the
-/// shared budgets keep steps 5-4 to 9-8 inside 60-80%; the full engine's step
-/// over level 9 scored 59.5% there.
+/// (Copenhagen, where it is the defenders' loss). With the shared budgets there
+/// step 9-8, a doubling of the budget at the top, scored only 58.5% while the
+/// steps below had strength to spare; these budgets, each below the shared
+/// level's, spread the strength from level 5 to 10 over the five steps so that
+/// each scores 60-80% (docs/selfplay.md).
 const DECISIVE_LARGE_CORNER_NODE_LEVELS: [Shape; 3] = [
     by_nodes([25_000, 75_000, 80_000], 3, 10.0, 30),
-    by_nodes([60_000, 120_000, 170_000], 3, 8.0, 25),
-    by_nodes([140_000, 240_000, 290_000], 2, 5.0, 15),
+    by_nodes([60_000, 120_000, 220_000], 3, 8.0, 25),
+    by_nodes([140_000, 240_000, 440_000], 2, 5.0, 15),
+];
+
+/// Levels 6 and 7 on the large corner boards where a repetition is a draw
+/// (Fetlar): level 6 searches less than the shared level and level 7 more. With
+/// the shared budgets step 7-6 scored 58.5% between steps of 68.5%; these move
+/// strength from the steps beside it to step 7-6 (docs/selfplay.md).
+const DRAWING_LARGE_CORNER_NODE_LEVELS: [Shape; 2] = [
+    by_nodes([25_000, 55_000, 85_000], 3, 10.0, 30),
+    by_nodes([60_000, 140_000, 280_000], 3, 8.0, 25),
 ];
 
 /// Level 3 on the large corner boards where a repetition is a draw (Fetlar):
@@ -209,6 +214,7 @@ fn ladder(board: Board) -> [Shape; 9] {
         shapes[..LARGE_CORNER_DEPTH_LEVELS.len()].copy_from_slice(&LARGE_CORNER_DEPTH_LEVELS);
         if board.repetition_draws {
             shapes[2] = DRAWING_LARGE_CORNER_LEVEL_3;
+            shapes[5..7].copy_from_slice(&DRAWING_LARGE_CORNER_NODE_LEVELS);
         } else {
             shapes[5..8].copy_from_slice(&DECISIVE_LARGE_CORNER_NODE_LEVELS);
         }
@@ -522,16 +528,20 @@ mod tests {
         assert!(second(3, fetlar) < second(3, copenhagen));
         assert!(second(3, fetlar) > second(4, fetlar));
         // Above them Fetlar, where a repetition is a draw, keeps the shared
-        // levels; Copenhagen searches less at levels 6 to 8.
-        for level in 5..MAX_LEVEL {
+        // levels but 6 and 7: 6 searches less, 7 more. Copenhagen searches
+        // less than the shared levels at 6 to 8, and less than Fetlar.
+        for level in [5, 8, 9] {
             assert_eq!(shape(level, fetlar), shape(level, tawlbwrdd));
         }
         let nodes = |level, b| limits(level, b, &Limits::default(), 1).0.nodes.unwrap();
+        assert!(nodes(6, fetlar) < nodes(6, tawlbwrdd));
+        assert!(nodes(7, fetlar) > nodes(7, tawlbwrdd));
         for level in [5, 9] {
             assert_eq!(nodes(level, copenhagen), nodes(level, fetlar));
         }
         for level in 6..=8 {
             assert!(nodes(level, copenhagen) < nodes(level, fetlar));
+            assert!(nodes(level, copenhagen) < nodes(level, tawlbwrdd));
         }
     }
 
