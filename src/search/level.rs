@@ -67,6 +67,15 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
     }
 }
 
+/// `shape` with other node budgets: a board's own budgets for a shared level
+/// keep that level's lines and choice.
+const fn with_nodes(shape: Shape, nodes: [u64; 3]) -> Shape {
+    Shape {
+        nodes: Some(nodes),
+        ..shape
+    }
+}
+
 /// Level 1 to 9, from the weakest, calibrated with the self-play lab (each level
 /// against the one below, docs/selfplay.md). A node budget is given for each board
 /// size ([`size_class`]): a larger board has more moves a position, so the same
@@ -77,9 +86,10 @@ const fn by_nodes(nodes: [u64; 3], lines: usize, temperature: f64, margin: i32) 
 /// with Fetlar's level 3 stricter ([`DRAWING_LARGE_CORNER_LEVEL_3`]), 6 to 8
 /// in Copenhagen, where a repetition loses
 /// ([`DECISIVE_LARGE_CORNER_NODE_LEVELS`]), and 6 and 7 in Fetlar, where it
-/// draws ([`DRAWING_LARGE_CORNER_NODE_LEVELS`]). Brandubh (classic) has a
-/// ladder of its own ([`STRONG_KING_SMALL_CORNER_LEVELS`]). Level 4 chooses more freely
-/// on boards larger than 7x7 ([`WIDE_LEVEL_4`]).
+/// draws ([`DRAWING_LARGE_CORNER_NODE_LEVELS`]), with the shared levels' lines
+/// and choice. Brandubh (classic) has a ladder of its own
+/// ([`STRONG_KING_SMALL_CORNER_LEVELS`]). Level 4 chooses more freely on boards
+/// larger than 7x7 ([`WIDE_LEVEL_4`]).
 const SHAPES: [Shape; 9] = [
     by_depth(1, 400.0, 1000),
     by_depth(1, 40.0, 150),
@@ -145,9 +155,9 @@ const LARGE_CORNER_DEPTH_LEVELS: [Shape; 3] = [
 /// level's, spread the strength from level 5 to 10 over the five steps so that
 /// each scores 60-80% (docs/selfplay.md).
 const DECISIVE_LARGE_CORNER_NODE_LEVELS: [Shape; 3] = [
-    by_nodes([25_000, 75_000, 80_000], 3, 10.0, 30),
-    by_nodes([60_000, 120_000, 220_000], 3, 8.0, 25),
-    by_nodes([140_000, 240_000, 440_000], 2, 5.0, 15),
+    with_nodes(SHAPES[5], [25_000, 75_000, 80_000]),
+    with_nodes(SHAPES[6], [60_000, 120_000, 220_000]),
+    with_nodes(SHAPES[7], [140_000, 240_000, 440_000]),
 ];
 
 /// Levels 6 and 7 on the large corner boards where a repetition is a draw
@@ -155,8 +165,8 @@ const DECISIVE_LARGE_CORNER_NODE_LEVELS: [Shape; 3] = [
 /// the shared budgets step 7-6 scored 58.5% between steps of 68.5%; these move
 /// strength from the steps beside it to step 7-6 (docs/selfplay.md).
 const DRAWING_LARGE_CORNER_NODE_LEVELS: [Shape; 2] = [
-    by_nodes([25_000, 55_000, 85_000], 3, 10.0, 30),
-    by_nodes([60_000, 140_000, 280_000], 3, 8.0, 25),
+    with_nodes(SHAPES[5], [25_000, 55_000, 85_000]),
+    with_nodes(SHAPES[6], [60_000, 140_000, 280_000]),
 ];
 
 /// Level 3 on the large corner boards where a repetition is a draw (Fetlar):
