@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::review::fit::{Sample, fit};
+use crate::review::fit::{Sample, fit, fit_scale, log_loss};
 use crate::review::win_chance;
 use crate::rules::{AnyVariant, Side};
 
@@ -73,14 +73,23 @@ pub fn run(args: &FitArgs) -> ExitCode {
         return code;
     }
     println!(
-        "preset            games  samples   k (cp)  offset (cp)  log loss  baseline  (in use: k, offset)"
+        "preset            games  samples   k (cp)  offset (cp)  log loss  baseline  \
+         k at the offset in use (log loss)  (in use: k, offset, log loss)"
     );
     for (id, samples) in &by_variant {
         let c = AnyVariant::by_id(id).map(win_chance::curve);
-        let in_use = c.map_or(String::new(), |c| format!("{:.0}, {:.0}", c.k, c.offset));
+        let in_use = c.map_or(String::new(), |c| {
+            let loss = log_loss(samples, c.k, c.offset);
+            format!("{:.0}, {:.0}, {loss:.4}", c.k, c.offset)
+        });
+        // The curves in use keep the offset at the search's even score, so the
+        // scale that goes with it is the one to compare with the table.
+        let at_offset = c
+            .and_then(|c| fit_scale(samples, c.offset))
+            .map_or(String::new(), |f| format!("{:.0} ({:.4})", f.k, f.log_loss));
         match fit(samples) {
             Some(f) => println!(
-                "{id:<16} {:>6} {:>8} {:>8.0} {:>12.0}  {:>8.4}  {:>8.4}  ({in_use})",
+                "{id:<16} {:>6} {:>8} {:>8.0} {:>12.0}  {:>8.4}  {:>8.4}  {at_offset:>33}  ({in_use})",
                 games[id], f.samples, f.k, f.offset, f.log_loss, f.baseline
             ),
             None => println!("{id:<16} {:>6} {:>8}   no fit", games[id], samples.len()),

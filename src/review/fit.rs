@@ -36,7 +36,8 @@ pub fn chance(cp: f64, mover: Side, k: f64, offset: f64) -> f64 {
     1.0 / (1.0 + (-(cp + shift) / k).exp())
 }
 
-fn log_loss(samples: &[Sample], k: f64, offset: f64) -> f64 {
+/// The mean log loss of the curve `k`, `offset` on `samples`.
+pub fn log_loss(samples: &[Sample], k: f64, offset: f64) -> f64 {
     samples
         .iter()
         .map(|s| {
@@ -52,6 +53,17 @@ fn log_loss(samples: &[Sample], k: f64, offset: f64) -> f64 {
 /// offset within +-3,000. A grid is slow but cannot diverge on results the scores
 /// barely separate. `None` without samples.
 pub fn fit(samples: &[Sample]) -> Option<Fit> {
+    fit_on(samples, None)
+}
+
+/// The maximum-likelihood scale of `samples` around a given offset, on the same
+/// grid of `k`: the curves in use put the offset at the search's even score, so
+/// only their scale is fitted. `None` without samples.
+pub fn fit_scale(samples: &[Sample], offset: f64) -> Option<Fit> {
+    fit_on(samples, Some(offset))
+}
+
+fn fit_on(samples: &[Sample], offset: Option<f64>) -> Option<Fit> {
     if samples.is_empty() {
         return None;
     }
@@ -67,14 +79,20 @@ pub fn fit(samples: &[Sample]) -> Option<Fit> {
             }
         };
     let mut best = (f64::INFINITY, 300.0, 0.0);
-    let coarse: Vec<f64> = (-30..=30).map(|i| f64::from(i) * 100.0).collect();
+    let coarse: Vec<f64> = match offset {
+        Some(d) => vec![d],
+        None => (-30..=30).map(|i| f64::from(i) * 100.0).collect(),
+    };
     search(
         &mut best,
         &mut (0..=36).map(|i| 25.0 * 2f64.powf(f64::from(i) / 5.0)),
         &coarse,
     );
     let (_, k0, d0) = best;
-    let fine: Vec<f64> = (-20..=20).map(|i| d0 + f64::from(i) * 5.0).collect();
+    let fine: Vec<f64> = match offset {
+        Some(d) => vec![d],
+        None => (-20..=20).map(|i| d0 + f64::from(i) * 5.0).collect(),
+    };
     search(
         &mut best,
         &mut (-10..=10).map(|i| k0 * 2f64.powf(f64::from(i) / 50.0)),
@@ -135,5 +153,15 @@ mod tests {
         assert!((f.offset - offset).abs() < 25.0, "{f:?}");
         assert!(f.log_loss < f.baseline, "{f:?}");
         assert_eq!(fit(&[]), None);
+        // At the true offset the scale alone is found back; at a wrong one the
+        // scale stretches to make up for it, and fits worse.
+        let s = fit_scale(&samples, offset).unwrap();
+        assert_eq!(s.offset, offset);
+        assert!((s.k - k).abs() < 20.0, "{s:?}");
+        let wrong = fit_scale(&samples, offset + 400.0).unwrap();
+        assert_eq!(wrong.offset, offset + 400.0);
+        assert!(wrong.k > s.k + 50.0, "{wrong:?}");
+        assert!(wrong.log_loss > s.log_loss, "{wrong:?}");
+        assert_eq!(fit_scale(&[], offset), None);
     }
 }

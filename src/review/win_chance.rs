@@ -35,13 +35,13 @@ use crate::search::{self, Score};
 /// where the attackers scored 15% at an even score). `fetlar`'s scale is fitted
 /// on 110 games of its own (`--variant fetlar --games 110 --concurrency 1`, the
 /// defenders won 91 and 19 were drawn) around Copenhagen's offset, which is its
-/// search's even score. Both were fitted on scores of the large corner boards'
-/// hand-set weights, in which a defending soldier counts 160 (135 in use), so
-/// with the weights in use the start reads about 400 cp better for the
-/// attackers than on the fitted scale: a 30% chance in Copenhagen and 23% in
-/// Fetlar (24% and 16% with the hand-set weights), where games between
-/// full-strength engines at 200 ms a move gave the attackers 40% and 35%
-/// (docs/selfplay.md).
+/// search's even score. Both were fitted on scores of an earlier set of the
+/// large corner boards' weights and still fit those of the weights in use: on
+/// the games of the ladder's steps 8-7 to 10-9 the best scale at that offset
+/// (1196 and 1027) lowers the log loss by less than 0.002 (docs/review.md). The
+/// start reads a 30% chance for the attackers in Copenhagen and 23% in Fetlar,
+/// where games between full-strength engines at 200 ms a move gave them 40%
+/// and 35% (docs/selfplay.md).
 pub const SCALES: [(&str, f64); 7] = [
     ("brandubh", 87.0),
     ("tablut", 239.0),
