@@ -8,6 +8,7 @@ its own, so the long search does not start from the short one's table.
 
     scripts/stability.py [--bin target/release/branan] [--count 20] [--plies 16]
                          [--short-ms 1000] [--long-ms 8000] [--threads 1]
+                         [--search-threads 1]
                          [--variants brandubh,tablut,...] [--show]
 
 With --show, each position where the moves differ gets a line of its own: its
@@ -46,7 +47,8 @@ def analyses(args, variant, lines, time_ms):
         json.dumps({"variant": variant, "moves": moves, "time_ms": time_ms}) + "\n"
         for moves in lines)
     out = subprocess.run(
-        [args.bin, "analyze", "--threads", str(args.threads), "--max-time-ms", str(time_ms),
+        [args.bin, "analyze", "--threads", str(args.threads),
+         "--threads-per-line", str(args.search_threads), "--max-time-ms", str(time_ms),
          "--progress-every", "0"],
         input=requests, capture_output=True, text=True)
     answers = [json.loads(line) for line in out.stdout.splitlines()]
@@ -64,7 +66,9 @@ def main():
     p.add_argument("--seed", type=int, default=2027)
     p.add_argument("--short-ms", type=int, default=1000)
     p.add_argument("--long-ms", type=int, default=8000)
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--threads", type=int, default=1, help="positions analysed at once")
+    p.add_argument("--search-threads", type=int, default=1,
+                   help="search threads of each analysis (at most one per core)")
     p.add_argument("--variants", default=",".join(PRESETS))
     p.add_argument("--show", action="store_true", help="a line for each position that differs")
     args = p.parse_args()
