@@ -134,8 +134,8 @@ const STRONG_KING_SMALL_CORNER_LEVELS: [Shape; 9] = [
 const WIDE_LEVEL_4: Shape = by_depth(2, 15.0, 50);
 
 /// Levels 1 to 3 on boards played with the large corner boards' evaluation
-/// (Copenhagen; Fetlar's levels 2 to 4, [`DRAWING_LARGE_CORNER_LEVELS`]). There a search to depth 2 gains more over depth 1 than
-/// on the other boards: with the shared temperatures level 3 scored 84% against
+/// (Copenhagen; Fetlar's levels 2 to 4, [`DRAWING_LARGE_CORNER_LEVELS`]). There
+/// a search to depth 2 gains more over depth 1 than on the other boards: with the shared temperatures level 3 scored 84% against
 /// level 2. Level 2 here chooses more strictly and level 3 more freely, which
 /// splits that gain between the two steps. Their level 4 is [`WIDE_LEVEL_4`] (these
 /// boards are larger than 7x7), which holds its step over level 3 near 70% (7x7's
@@ -225,14 +225,14 @@ fn ladder(board: Board) -> [Shape; 9] {
     if board.family == Family::Corner && board.size_class == 0 && board.strong_king {
         return STRONG_KING_SMALL_CORNER_LEVELS;
     }
+    if board.family == Family::CornerLarge && board.repetition_draws {
+        return DRAWING_LARGE_CORNER_LEVELS;
+    }
     let mut shapes = SHAPES;
     if board.size_class > 0 {
         shapes[3] = WIDE_LEVEL_4;
     }
     if board.family == Family::CornerLarge {
-        if board.repetition_draws {
-            return DRAWING_LARGE_CORNER_LEVELS;
-        }
         shapes[..LARGE_CORNER_DEPTH_LEVELS.len()].copy_from_slice(&LARGE_CORNER_DEPTH_LEVELS);
         shapes[5..8].copy_from_slice(&DECISIVE_LARGE_CORNER_NODE_LEVELS);
     }
