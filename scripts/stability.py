@@ -8,12 +8,17 @@ its own, so the long search does not start from the short one's table.
 
     scripts/stability.py [--bin target/release/branan] [--count 20] [--plies 16]
                          [--short-ms 1000] [--long-ms 8000] [--threads 1]
-                         [--search-threads 1]
+                         [--search-threads 1] [--within 1.0]
                          [--variants brandubh,tablut,...] [--show]
 
 With --show, each position where the moves differ gets a line of its own: its
 moves from the start, both searches' moves and depths, and the long search's
 score after the short move.
+
+Beside the share of same moves, each line gives the share where the short move
+is the long one's or gives away at most --within points of win chance in the
+long search's judgement: two moves of nearly the same value are a miss for the
+first share and not for the second.
 
 Prints one line per preset and the total; exits 2 when branan fails.
 """
@@ -69,10 +74,12 @@ def main():
     p.add_argument("--threads", type=int, default=1, help="positions analysed at once")
     p.add_argument("--search-threads", type=int, default=1,
                    help="search threads of each analysis (at most one per core)")
+    p.add_argument("--within", type=float, default=1.0,
+                   help="win-chance points a differing short move may give away and still count")
     p.add_argument("--variants", default=",".join(PRESETS))
     p.add_argument("--show", action="store_true", help="a line for each position that differs")
     args = p.parse_args()
-    same_all = total_all = 0
+    same_all = close_all = total_all = 0
     losses_all = []
     for variant in args.variants.split(","):
         lines = openings(args, variant)
@@ -95,12 +102,25 @@ def main():
                       f"(depth {a['depth']}, pv {' '.join(a['pv'][:5])}): "
                       f"{loss:.1f} points given away", flush=True)
         same = len(lines) - len(differ)
+        close = same + sum(1 for loss in losses if loss <= args.within)
         same_all += same
+        close_all += close
         total_all += len(lines)
-        print(f"{variant}: {same}/{len(lines)} = {100 * same / max(1, len(lines)):.0f}%"
+        print(f"{variant}: {share(same, len(lines))}{within(args, close, len(lines))}"
               f"{given_away(losses)}", flush=True)
-    print(f"all: {same_all}/{total_all} = {100 * same_all / max(1, total_all):.0f}%"
+    print(f"all: {share(same_all, total_all)}{within(args, close_all, total_all)}"
           f"{given_away(losses_all)}")
+
+
+def share(n, total):
+    """`n` of `total` as a fraction and a percentage."""
+    return f"{n}/{total} = {100 * n / max(1, total):.0f}%"
+
+
+def within(args, close, total):
+    """The share of same moves or moves that give away at most --within points."""
+    unit = "point" if args.within == 1 else "points"
+    return f" ({share(close, total)} within {args.within:g} {unit})"
 
 
 def score_text(score):
