@@ -69,6 +69,8 @@ fn fit_on(samples: &[Sample], offset: Option<f64>) -> Option<Fit> {
     }
     let search =
         |best: &mut (f64, f64, f64), ks: &mut dyn Iterator<Item = f64>, offsets: &[f64]| {
+            // A given offset is the whole grid of offsets.
+            let offsets = offset.as_ref().map_or(offsets, std::slice::from_ref);
             for k in ks {
                 for &d in offsets {
                     let l = log_loss(samples, k, d);
@@ -78,19 +80,15 @@ fn fit_on(samples: &[Sample], offset: Option<f64>) -> Option<Fit> {
                 }
             }
         };
-    // A given offset is the whole grid of offsets.
-    let offsets = |grid: &mut dyn Iterator<Item = f64>| -> Vec<f64> {
-        offset.map_or_else(|| grid.collect(), |d| vec![d])
-    };
     let mut best = (f64::INFINITY, 300.0, 0.0);
-    let coarse = offsets(&mut (-30..=30).map(|i| f64::from(i) * 100.0));
+    let coarse: Vec<f64> = (-30..=30).map(|i| f64::from(i) * 100.0).collect();
     search(
         &mut best,
         &mut (0..=36).map(|i| 25.0 * 2f64.powf(f64::from(i) / 5.0)),
         &coarse,
     );
     let (_, k0, d0) = best;
-    let fine = offsets(&mut (-20..=20).map(|i| d0 + f64::from(i) * 5.0));
+    let fine: Vec<f64> = (-20..=20).map(|i| d0 + f64::from(i) * 5.0).collect();
     search(
         &mut best,
         &mut (-10..=10).map(|i| k0 * 2f64.powf(f64::from(i) / 50.0)),

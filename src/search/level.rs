@@ -135,8 +135,8 @@ const WIDE_LEVEL_4: Shape = by_depth(2, 15.0, 50);
 
 /// Levels 1 to 3 on boards played with the large corner boards' evaluation
 /// (Copenhagen; Fetlar's levels 2 to 4, [`DRAWING_LARGE_CORNER_LEVELS`]). There
-/// a search to depth 2 gains more over depth 1 than on the other boards: with the shared temperatures level 3 scored 84% against
-/// level 2. Level 2 here chooses more strictly and level 3 more freely, which
+/// a search to depth 2 gains more over depth 1 than on the other boards: with the
+/// shared temperatures level 3 scored 84% against level 2. Level 2 here chooses more strictly and level 3 more freely, which
 /// splits that gain between the two steps. Their level 4 is [`WIDE_LEVEL_4`] (these
 /// boards are larger than 7x7), which holds its step over level 3 near 70% (7x7's
 /// level 4 scored 82.5% to 87% against a level 3 choosing at 150 cp and more).
@@ -159,19 +159,12 @@ const DECISIVE_LARGE_CORNER_NODE_LEVELS: [Shape; 3] = [
 ];
 
 /// Levels 1 to 9 on the large corner boards where a repetition is a draw
-/// (Fetlar). There the defenders win nearly every decisive game between the
-/// upper levels, and the shared levels 8 and 9 came out alike: level 9 scored
-/// 50.5% against level 8 over 100 games, while every other step scored 62-68.5%.
-/// So this ladder is the large corner boards' one level lower, without the
-/// shared level 8: its level 1 weighs every legal move at depth 1 and chooses
-/// among those near the best, its levels 2 to 8 are the large corner boards'
-/// levels 1 to 7, and its level 9 is the shared one. Two choices are its own.
-/// Level 4 (their level 3) chooses more strictly: many games between the low
-/// levels end in a repetition, which pulls each step toward 50% (with
-/// Copenhagen's choice, 100 cp, that step scored 56.5%). Levels 7 and 8 search
-/// 85,000 and 280,000 nodes on 11x11 where the shared levels 6 and 7 search
-/// 100,000 and 240,000: with the shared budgets that step scored 58.5% between
-/// steps of 68.5% (docs/selfplay.md).
+/// (Fetlar): the large corner boards' ladder one level lower, without the shared
+/// level 8, which scored no better than level 9 there (the defenders win nearly
+/// every decisive game between the upper levels). Level 1 weighs every legal
+/// move; level 4 chooses more strictly, since repetitions pull the low steps
+/// toward 50%; levels 7 and 8 move strength to the step between them. The
+/// measured steps are in docs/selfplay.md, "Strength levels".
 const DRAWING_LARGE_CORNER_LEVELS: [Shape; 9] = [
     every_move_by_depth(1, 70.0, 220),
     LARGE_CORNER_DEPTH_LEVELS[0],
