@@ -1,28 +1,51 @@
 //! `branan match`: the self-play lab (engine A against engine B, the SPRT), and
 //! `branan openings`: makes an opening book.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 
 use crate::rules::AnyVariant;
 use crate::selfplay::engine::{Engine, PerMove};
+use crate::selfplay::resume::{self, Finished};
 use crate::selfplay::stats::{DEFAULT_MIN_PAIRS, Sprt, Verdict};
 use crate::selfplay::{self, MatchSpec, book};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// Engine A: `self` (this engine, full strength), `level=N` (1..=10), `threads=N`
-    /// (full strength, each search on N threads), `random`, or the path of a branan
-    /// binary (asked through `analyze`).
+    /// (full strength, each search on N threads), `random`, `uci:PATH [ARG ...]` (an
+    /// engine speaking UCI, started with those arguments, one process a game), or the
+    /// path of a branan binary (asked through `analyze`).
     #[arg(long, default_value = "self")]
     pub a: String,
     /// Engine B, as `--a`.
     #[arg(long)]
     pub b: String,
+    /// An option for engine A when it speaks UCI, `NAME=VALUE` (sent as `setoption
+    /// name NAME value VALUE`); may be repeated.
+    #[arg(long = "a-option", value_name = "NAME=VALUE")]
+    pub a_options: Vec<String>,
+    /// An option for engine B when it speaks UCI, as `--a-option`.
+    #[arg(long = "b-option", value_name = "NAME=VALUE")]
+    pub b_options: Vec<String>,
+    /// Engine A's time per move, in milliseconds, instead of `--time-ms`.
+    #[arg(long, conflicts_with = "nodes")]
+    pub a_time_ms: Option<u64>,
+    /// Engine B's time per move, in milliseconds, instead of `--time-ms`.
+    #[arg(long, conflicts_with = "nodes")]
+    pub b_time_ms: Option<u64>,
+    /// What an engine speaking UCI may take beyond its time per move before it
+    /// counts as hung: it is stopped and loses the game.
+    #[arg(long, default_value_t = selfplay::UCI_MARGIN.as_millis() as u64)]
+    pub margin_ms: u64,
+    /// A game this long (in plies, the opening's included) is a draw.
+    #[arg(long, default_value_t = selfplay::MAX_PLIES)]
+    pub max_plies: usize,
     /// Preset ids, comma-separated, or `all` (pairs cycle through them).
     #[arg(long, default_value = "brandubh")]
     pub variant: String,
@@ -50,6 +73,11 @@ pub struct MatchArgs {
     /// Where every game is written, one JSON object a line.
     #[arg(long, default_value = "games.jsonl")]
     pub out: PathBuf,
+    /// Go on with the match whose games `--out` already holds (same engines,
+    /// presets, seed and budgets): its games count and are not played again, and
+    /// new games are added to the file. `--games` is the match's whole length.
+    #[arg(long)]
+    pub resume: bool,
     /// Run the SPRT with these bounds (Elo of H0 and H1) and stop when it decides.
     #[arg(long, allow_hyphen_values = true, requires = "elo1")]
     pub elo0: Option<f64>,
@@ -98,6 +126,30 @@ fn variants(list: &str) -> Result<Vec<AnyVariant>, String> {
         .collect()
 }
 
+/// An engine with its UCI options.
+fn engine(text: &str, options: &[String], flag: &str) -> Result<Engine, String> {
+    let mut engine = Engine::parse(text)?;
+    if options.is_empty() {
+        return Ok(engine);
+    }
+    let Engine::Uci(command) = &mut engine else {
+        return Err(format!(
+            "--{flag}: only an engine speaking UCI takes options"
+        ));
+    };
+    for o in options {
+        match o.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                command
+                    .options
+                    .push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+            _ => return Err(format!("--{flag} `{o}`: not NAME=VALUE")),
+        }
+    }
+    Ok(engine)
+}
+
 fn spec(args: &MatchArgs) -> Result<MatchSpec, String> {
     let per_move = match (args.time_ms, args.nodes) {
         (_, Some(0)) | (Some(0), _) => return Err("the budget per move must be at least 1".into()),
@@ -105,6 +157,16 @@ fn spec(args: &MatchArgs) -> Result<MatchSpec, String> {
         (Some(t), None) => PerMove::TimeMs(t),
         (None, None) => PerMove::TimeMs(100),
     };
+    let own_time = |t: Option<u64>, flag: &str| match t {
+        Some(0) => Err(format!("--{flag} must be at least 1")),
+        Some(t) => Ok(Some(PerMove::TimeMs(t))),
+        None => Ok(None),
+    };
+    let per_move_a = own_time(args.a_time_ms, "a-time-ms")?.unwrap_or(per_move);
+    let per_move_b = own_time(args.b_time_ms, "b-time-ms")?;
+    if args.max_plies == 0 {
+        return Err("--max-plies must be at least 1".into());
+    }
     let sprt = match (args.elo0, args.elo1) {
         (Some(elo0), Some(elo1)) => {
             let ok = |p: f64| p > 0.0 && p < 0.5;
@@ -125,17 +187,51 @@ fn spec(args: &MatchArgs) -> Result<MatchSpec, String> {
         return Err("--jitter must be in [0, 0.5)".into());
     }
     Ok(MatchSpec {
-        a: Engine::parse(&args.a)?,
-        b: Engine::parse(&args.b)?,
+        a: engine(&args.a, &args.a_options, "a-option")?,
+        b: engine(&args.b, &args.b_options, "b-option")?,
         variants: variants(&args.variant)?,
-        per_move,
+        per_move: per_move_a,
+        per_move_b: per_move_b.or((per_move_a != per_move).then_some(per_move)),
         jitter: args.jitter,
         extra_plies: args.extra_plies.min(20),
         max_games: args.games.max(2),
         concurrency: args.concurrency.max(1),
         sprt,
         seed: args.seed,
+        max_plies: args.max_plies,
+        uci_margin: Duration::from_millis(args.margin_ms),
     })
+}
+
+/// The games file, ready to be written on, and the games it already holds when
+/// the match is resumed (a last line cut short by the interruption is dropped).
+fn open_games(path: &Path, resume: bool) -> Result<(File, Vec<Finished>), String> {
+    if !resume || !path.exists() {
+        let file =
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        return Ok((file, Vec::new()));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (games, kept) = resume::read(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let end = kept as u64;
+    // A last game written whole but for its newline gets one.
+    let newline = kept > 0 && !text[..kept].ends_with('\n');
+    file.set_len(end)
+        .and_then(|()| file.seek(SeekFrom::Start(end)).map(|_| ()))
+        .and_then(|()| {
+            if newline {
+                file.write_all(b"\n")
+            } else {
+                Ok(())
+            }
+        })
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok((file, games))
 }
 
 pub fn run_match(args: &MatchArgs) -> ExitCode {
@@ -146,20 +242,26 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let file = match File::create(&args.out) {
+    let (file, resumed) = match open_games(&args.out, args.resume) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("branan match: cannot create {}: {e}", args.out.display());
+            eprintln!("branan match: {e}");
             return ExitCode::FAILURE;
         }
     };
     let mut games = BufWriter::new(file);
-    let per = match spec.per_move {
+    let budget = |p: PerMove| match p {
         PerMove::TimeMs(t) => format!("{t} ms/move"),
         PerMove::Nodes(n) if spec.jitter > 0.0 => {
             format!("{n} nodes/move +- {:.0}% a pair", spec.jitter * 100.0)
         }
         PerMove::Nodes(n) => format!("{n} nodes/move"),
+    };
+    let per = match spec.per_move_b {
+        Some(b) if b != spec.per_move => {
+            format!("A {}, B {}", budget(spec.per_move), budget(b))
+        }
+        _ => budget(spec.per_move),
     };
     eprintln!(
         "branan match: A = {}, B = {}, {per}, {} game(s) at once, games to {}",
@@ -168,7 +270,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         spec.concurrency,
         args.out.display()
     );
-    let report = match selfplay::run(&spec, &mut games, &mut std::io::stderr()) {
+    let report = match selfplay::run(&spec, &resumed, &mut games, &mut std::io::stderr()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("branan match: {e}");

@@ -1,15 +1,19 @@
 //! The players of a match: this engine at full strength (on one thread or
-//! several) or at a level, a random mover, or another branan binary (driven through its `analyze` command, one
-//! process per move, so any earlier build can be played against).
+//! several) or at a level, a random mover, another branan binary (driven through
+//! its `analyze` command, one process per move, so any earlier build can be played
+//! against), or any engine that speaks UCI (see [`super::uci`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::rules::{AnyGame, AnyPosition, Move};
 use crate::search::level::{MAX_LEVEL, Rng};
 use crate::search::{LevelRequest, Limits, Score, Searcher};
+
+use super::uci::{Session, UciCommand};
 
 /// A player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +26,8 @@ pub enum Engine {
     Random,
     /// Another branan binary.
     External(PathBuf),
+    /// An engine that speaks UCI.
+    Uci(UciCommand),
 }
 
 impl Engine {
@@ -29,8 +35,12 @@ impl Engine {
     pub const MAX_THREADS: usize = 256;
 
     /// `self` (full strength), `level=N` (1..=10), `threads=N` (full strength on N
-    /// search threads), `random`, or the path of a branan binary.
+    /// search threads), `random`, `uci:PATH [ARG ...]` (an engine speaking UCI), or
+    /// the path of a branan binary.
     pub fn parse(s: &str) -> Result<Engine, String> {
+        if let Some(command) = s.strip_prefix("uci:") {
+            return UciCommand::parse(command).map(Engine::Uci);
+        }
         if s == "self" {
             return Ok(Engine::Level(MAX_LEVEL));
         }
@@ -57,7 +67,7 @@ impl Engine {
             Ok(Engine::External(path))
         } else {
             Err(format!(
-                "`{s}`: not `self`, `level=N`, `threads=N`, `random`, nor an existing branan binary"
+                "`{s}`: not `self`, `level=N`, `threads=N`, `random`, `uci:PATH`, nor an existing branan binary"
             ))
         }
     }
@@ -69,6 +79,7 @@ impl Engine {
             Engine::Threads(t) => format!("threads={t}"),
             Engine::Random => "random".to_owned(),
             Engine::External(p) => p.display().to_string(),
+            Engine::Uci(c) => c.describe(),
         }
     }
 }
@@ -146,10 +157,64 @@ fn ask_binary(
         .map_err(|e| format!("the engine answered `{best}`: {e}"))
 }
 
-/// Picks the move of `engine` in `game` (started from `start`); `seed` drives the
-/// random choices. With the move comes this engine's score of the position (its
-/// best line's, from the mover's point of view) when it searched one.
-pub fn pick(
+/// One side's player in one game: the engine, its budget per move, and the
+/// running process of an engine that keeps one for the game (stopped with the
+/// seat).
+pub struct Seat<'a> {
+    pub engine: &'a Engine,
+    pub per_move: PerMove,
+    /// What an engine spoken to in UCI may take beyond its budget before it
+    /// counts as hung.
+    pub margin: Duration,
+    session: Option<Session>,
+}
+
+impl<'a> Seat<'a> {
+    pub fn new(engine: &'a Engine, per_move: PerMove, margin: Duration) -> Seat<'a> {
+        Seat {
+            engine,
+            per_move,
+            margin,
+            session: None,
+        }
+    }
+
+    /// Picks the move in `game` (started from `start`); `seed` drives the random
+    /// choices. With the move comes this engine's score of the position (its best
+    /// line's, from the mover's point of view) when it searched one. The move is
+    /// the engine's word, not yet checked by the rules.
+    pub fn pick(
+        &mut self,
+        searcher: &mut Searcher,
+        start: &AnyPosition,
+        game: &AnyGame,
+        seed: u64,
+    ) -> Result<(Move, Option<Score>), String> {
+        let Engine::Uci(command) = self.engine else {
+            return pick(self.engine, searcher, start, game, self.per_move, seed);
+        };
+        let session = match &mut self.session {
+            Some(s) => s,
+            None => self.session.insert(Session::start(command, self.margin)?),
+        };
+        let text = match session.best_move(game.moves(), self.per_move) {
+            Ok(t) => t,
+            Err(e) => {
+                // A hung or broken engine is stopped now, not at the game's end.
+                self.session = None;
+                return Err(e);
+            }
+        };
+        let m = text
+            .parse()
+            .map_err(|e| format!("the engine answered `{text}`, not a move: {e}"))?;
+        Ok((m, None))
+    }
+}
+
+/// Picks the move of `engine` (one that keeps no process between moves) in
+/// `game`; see [`Seat::pick`].
+fn pick(
     engine: &Engine,
     searcher: &mut Searcher,
     start: &AnyPosition,
@@ -168,6 +233,7 @@ pub fn pick(
         Engine::Level(l) => own_move(searcher, game, per, *l, 1, seed),
         Engine::Threads(t) => own_move(searcher, game, per, MAX_LEVEL, *t, seed),
         Engine::External(path) => ask_binary(path, start, game, per).map(|m| (m, None)),
+        Engine::Uci(c) => Err(format!("{} is asked through its seat", c.describe())),
     }
 }
 
@@ -211,6 +277,10 @@ mod tests {
         assert_eq!(Engine::parse("threads=2").unwrap().describe(), "threads=2");
         assert!(Engine::parse("threads=0").is_err());
         assert!(Engine::parse("/no/such/binary").is_err());
+        assert!(Engine::parse("uci:/no/such/engine").is_err());
+        let exe = std::env::current_exe().unwrap();
+        let uci = Engine::parse(&format!("uci:{} uci", exe.display())).unwrap();
+        assert!(matches!(&uci, Engine::Uci(c) if c.args == ["uci"]));
     }
 
     #[test]

@@ -12,12 +12,15 @@
 
 pub mod book;
 pub mod engine;
+pub mod resume;
 pub mod stats;
+pub mod uci;
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -25,12 +28,17 @@ use crate::rules::{AnyVariant, Move, Side};
 use crate::search::Searcher;
 use crate::search::level::Rng;
 
-use engine::{Engine, PerMove};
+use engine::{Engine, PerMove, Seat};
+use resume::Finished;
 use stats::{Sprt, Tally, Verdict};
 
-/// A game that long is adjudicated a draw (no preset's game gets near it with a
-/// no-capture limit; Tawlbwrdd has none).
+/// A game that long is adjudicated a draw unless the match says otherwise (no
+/// preset's game gets near it with a no-capture limit; Tawlbwrdd has none).
 pub const MAX_PLIES: usize = 600;
+
+/// What an engine spoken to in UCI may take beyond its time per move before it
+/// counts as hung, unless the match says otherwise.
+pub const UCI_MARGIN: Duration = Duration::from_millis(1000);
 
 /// A match's settings.
 #[derive(Clone, Debug)]
@@ -38,7 +46,9 @@ pub struct MatchSpec {
     pub a: Engine,
     pub b: Engine,
     pub variants: Vec<AnyVariant>,
+    /// The budget of every move of A, and of B unless `per_move_b` says otherwise.
     pub per_move: PerMove,
+    pub per_move_b: Option<PerMove>,
     /// How far a pair's node budget may stray from `per_move`'s, as a fraction
     /// (0.1: from 90% to 110%); 0 keeps it fixed. Time budgets are not varied.
     pub jitter: f64,
@@ -50,6 +60,10 @@ pub struct MatchSpec {
     pub concurrency: usize,
     pub sprt: Option<Sprt>,
     pub seed: u64,
+    /// A game this long is adjudicated a draw.
+    pub max_plies: usize,
+    /// What an engine spoken to in UCI may take beyond its budget.
+    pub uci_margin: Duration,
 }
 
 /// One game, as written to the games file.
@@ -63,8 +77,8 @@ pub struct GameRecord {
     /// The moves before the engines' first: the book's opening and the pair's
     /// random plies.
     pub opening: Vec<String>,
-    /// The node budget per move of both engines in this game, when the match is
-    /// node-limited.
+    /// The node budget per move of engine A in this game (and of B unless it has
+    /// a budget of its own), when the match is node-limited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// Every move, the opening's included.
@@ -73,7 +87,8 @@ pub struct GameRecord {
     pub result: &'static str,
     /// `attackers`, `defenders` or `null`.
     pub winner: Option<&'static str>,
-    /// The rules' reason (`king_escaped`, ...), `max_plies`, or `engine_error`.
+    /// The rules' reason (`king_escaped`, ...), `max_plies`, or `engine_error`
+    /// (an engine crashed, hung or played a move the rules refuse: it loses).
     pub reason: String,
     pub plies: usize,
     /// For every move after the opening, the score the engine that played it gave
@@ -108,7 +123,8 @@ struct Job {
     variant: AnyVariant,
     opening: Vec<Move>,
     a_side: Side,
-    per_move: PerMove,
+    /// A's budget and B's.
+    per_move: (PerMove, PerMove),
 }
 
 /// Extra opening plies: nodes of the search that checks their balance, and how far
@@ -143,7 +159,15 @@ fn jobs(spec: &MatchSpec, books: &[Vec<Vec<Move>>]) -> Vec<Job> {
         let vi = pair % spec.variants.len();
         let book = &books[vi];
         let opening = book[(pair / spec.variants.len()) % book.len()].clone();
-        let per_move = pair_budget(spec.per_move, spec.jitter, spec.seed, pair);
+        let per_move = (
+            pair_budget(spec.per_move, spec.jitter, spec.seed, pair),
+            pair_budget(
+                spec.per_move_b.unwrap_or(spec.per_move),
+                spec.jitter,
+                spec.seed,
+                pair,
+            ),
+        );
         for (k, a_side) in [Side::Attackers, Side::Defenders].into_iter().enumerate() {
             jobs.push(Job {
                 game: pair * 2 + k,
@@ -184,28 +208,44 @@ fn play(
     let mut error = None;
     let mut forfeit: Option<Side> = None;
     let mut scores = Vec::new();
-    while game.outcome().is_none() && game.moves().len() < MAX_PLIES {
+    let mut seat_a = Seat::new(&spec.a, job.per_move.0, spec.uci_margin);
+    let mut seat_b = Seat::new(&spec.b, job.per_move.1, spec.uci_margin);
+    while game.outcome().is_none() && game.moves().len() < spec.max_plies {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         let side = game.side_to_move();
-        let engine = if side == job.a_side { &spec.a } else { &spec.b };
+        let seat = if side == job.a_side {
+            &mut seat_a
+        } else {
+            &mut seat_b
+        };
         let seed = spec
             .seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add((job.game as u64) << 20 | game.moves().len() as u64);
-        let played = engine::pick(engine, searcher, &start, &game, job.per_move, seed).and_then(
-            |(m, score)| {
+        // Every move is played under this lab's rules, whatever the engine thinks.
+        let played = seat
+            .pick(searcher, &start, &game, seed)
+            .and_then(|(m, score)| {
                 scores.push(score.map(|s| s.to_string()));
-                game.play(m).map(|_| ()).map_err(|e| e.to_string())
-            },
-        );
+                game.play(m)
+                    .map(|_| ())
+                    .map_err(|e| format!("`{m}` is refused: {e}"))
+            });
         if let Err(e) = played {
-            error = Some(format!("{}: {e}", engine.describe()));
+            error = Some(format!(
+                "{} ({}) at `{}` after {} plies: {e}",
+                seat.engine.describe(),
+                side.name(),
+                game.position(),
+                game.moves().len()
+            ));
             forfeit = Some(side);
             break;
         }
     }
+    drop((seat_a, seat_b));
     let (winner, reason) = match (forfeit, game.outcome()) {
         (Some(loser), _) => (Some(loser.opponent()), "engine_error".to_owned()),
         (None, Some(o)) => (o.winner, o.reason.name().to_owned()),
@@ -223,7 +263,7 @@ fn play(
         variant: job.variant.id(),
         a_side: job.a_side.name(),
         opening: names(&opening),
-        nodes: match job.per_move {
+        nodes: match job.per_move.0 {
             PerMove::Nodes(n) => Some(n),
             PerMove::TimeMs(_) => None,
         },
@@ -250,9 +290,12 @@ pub struct MatchReport {
 }
 
 /// Plays the match, writing each game to `games` as it ends and a progress line to
-/// `progress`. Stops when the SPRT decides or the games run out.
+/// `progress`. Stops when the SPRT decides or the games run out. The games of
+/// `resumed` (read back from an earlier part of the same match) count as played
+/// and are not played again.
 pub fn run(
     spec: &MatchSpec,
+    resumed: &[Finished],
     games: &mut dyn Write,
     progress: &mut dyn Write,
 ) -> Result<MatchReport, String> {
@@ -261,41 +304,143 @@ pub fn run(
         .iter()
         .map(|&v| book::for_variant(v).map_err(|e| format!("{} book: {e}", v.id())))
         .collect::<Result<Vec<_>, _>>()?;
-    run_with_books(spec, &books, games, progress)
+    run_with_books(spec, &books, resumed, games, progress)
+}
+
+/// Checks that a game read back belongs to this match: the same preset, side and
+/// opening for its number.
+fn check_resumed(jobs: &[Job], f: &Finished) -> Result<(), String> {
+    let Some(job) = jobs.get(f.game) else {
+        return Err(format!(
+            "the games file holds game {}, beyond the {} games of this match",
+            f.game,
+            jobs.len()
+        ));
+    };
+    let book: Vec<String> = job.opening.iter().map(ToString::to_string).collect();
+    if f.pair != job.pair
+        || f.variant != job.variant.id()
+        || f.a_side != job.a_side.name()
+        || !f.opening.starts_with(&book)
+    {
+        return Err(format!(
+            "game {} of the games file is not this match's (another preset, side, opening or seed)",
+            f.game
+        ));
+    }
+    Ok(())
+}
+
+/// The running score of a match.
+struct Standings {
+    total: Tally,
+    by_variant: Vec<(&'static str, Tally)>,
+    /// A's half points in the first finished game of each pair still open.
+    first_of_pair: HashMap<usize, u8>,
+    /// The first game with each preset and moves.
+    played: HashMap<(String, Vec<String>), usize>,
+}
+
+impl Standings {
+    fn new(spec: &MatchSpec) -> Standings {
+        Standings {
+            total: Tally::default(),
+            by_variant: spec
+                .variants
+                .iter()
+                .map(|v| (v.id(), Tally::default()))
+                .collect(),
+            first_of_pair: HashMap::new(),
+            played: HashMap::new(),
+        }
+    }
+
+    /// Counts a game; answers the earlier game it repeats, if any.
+    fn add(
+        &mut self,
+        game: usize,
+        pair: usize,
+        variant: &str,
+        moves: &[String],
+        h: u8,
+    ) -> Option<usize> {
+        let key = (variant.to_owned(), moves.to_vec());
+        let repeats = self.played.get(&key).copied();
+        self.played.entry(key).or_insert(game);
+        self.total.add_game(h);
+        let slot = self.by_variant.iter_mut().find(|(id, _)| *id == variant);
+        if let Some((_, t)) = slot {
+            t.add_game(h);
+        }
+        if let Some(other) = self.first_of_pair.remove(&pair) {
+            self.total.add_pair(h + other);
+            if let Some((_, t)) = self.by_variant.iter_mut().find(|(id, _)| *id == variant) {
+                t.add_pair(h + other);
+            }
+        } else {
+            self.first_of_pair.insert(pair, h);
+        }
+        repeats
+    }
 }
 
 /// [`run`] over the given books (one per preset of `spec.variants`, in order).
 fn run_with_books(
     spec: &MatchSpec,
     books: &[Vec<Vec<Move>>],
+    resumed: &[Finished],
     games: &mut dyn Write,
     progress: &mut dyn Write,
 ) -> Result<MatchReport, String> {
     let jobs = jobs(spec, books);
+    let mut standings = Standings::new(spec);
+    let mut resumed: Vec<&Finished> = resumed.iter().collect();
+    resumed.sort_by_key(|f| f.game);
+    for f in &resumed {
+        check_resumed(&jobs, f)?;
+        standings.add(f.game, f.pair, &f.variant, &f.moves, f.a_half_points());
+    }
+    let mut verdict = None;
+    let mut llr = None;
+    if let Some(s) = &spec.sprt {
+        let (l, said) = s.judge(&standings.total);
+        llr = Some(l);
+        if said != Verdict::Continue {
+            verdict = Some(said);
+        }
+    }
+    if !resumed.is_empty() {
+        let t = &standings.total;
+        let _ = writeln!(
+            progress,
+            "resumed {} games | A +{} ={} -{}",
+            resumed.len(),
+            t.wins,
+            t.draws,
+            t.losses
+        );
+    }
+    let done: std::collections::HashSet<usize> = resumed.iter().map(|f| f.game).collect();
+    let todo: Vec<&Job> = if verdict.is_some() {
+        Vec::new()
+    } else {
+        jobs.iter().filter(|j| !done.contains(&j.game)).collect()
+    };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let mut total = Tally::default();
-    let mut by_variant: Vec<(&'static str, Tally)> = spec
-        .variants
-        .iter()
-        .map(|v| (v.id(), Tally::default()))
-        .collect();
-    let mut verdict = None;
-    let mut llr = None;
     let mut failure = None;
-    let mut distinct = 0;
     std::thread::scope(|scope| {
         for _ in 0..spec.concurrency.max(1) {
             let tx = tx.clone();
-            let (jobs, next, stop) = (&jobs, &next, &stop);
+            let (todo, next, stop) = (&todo, &next, &stop);
             scope.spawn(move || {
                 let mut searcher = Searcher::new(16);
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    let Some(job) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
                     match play(job, spec, &mut searcher, stop) {
@@ -310,35 +455,24 @@ fn run_with_books(
             });
         }
         drop(tx);
-        let mut first_of_pair: HashMap<usize, u8> = HashMap::new();
-        let mut played: HashMap<(&'static str, Vec<String>), usize> = HashMap::new();
         for mut record in rx {
             if verdict.is_some() {
                 continue;
             }
-            let key = (record.variant, record.moves.clone());
-            record.repeats = played.get(&key).copied();
-            played.entry(key).or_insert(record.game);
+            record.repeats = standings.add(
+                record.game,
+                record.pair,
+                record.variant,
+                &record.moves,
+                record.a_half_points(),
+            );
             let line = serde_json::to_string(&record).unwrap_or_default();
             if let Err(e) = writeln!(games, "{line}").and_then(|()| games.flush()) {
                 failure = Some(format!("cannot write the games: {e}"));
                 stop.store(true, Ordering::Relaxed);
                 continue;
             }
-            let h = record.a_half_points();
-            total.add_game(h);
-            let slot = by_variant.iter_mut().find(|(id, _)| *id == record.variant);
-            if let Some((_, t)) = slot {
-                t.add_game(h);
-            }
-            if let Some(other) = first_of_pair.remove(&record.pair) {
-                total.add_pair(h + other);
-                if let Some((_, t)) = by_variant.iter_mut().find(|(id, _)| *id == record.variant) {
-                    t.add_pair(h + other);
-                }
-            } else {
-                first_of_pair.insert(record.pair, h);
-            }
+            let total = &standings.total;
             let mut line = format!(
                 "game {:>4} {:<16} A {:<9} {:<4} {:<20} | A +{} ={} -{}",
                 record.game,
@@ -357,7 +491,7 @@ fn run_with_books(
                 line.push_str(&format!(" | Elo {elo:+.1} +- {err:.1}"));
             }
             if let Some(s) = &spec.sprt {
-                let (l, said) = s.judge(&total);
+                let (l, said) = s.judge(total);
                 llr = Some(l);
                 line.push_str(&format!(
                     " | LLR {l:.2} ({:.2}, {:.2})",
@@ -369,19 +503,21 @@ fn run_with_books(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
+            if let Some(e) = &record.error {
+                line.push_str(&format!(" | {e}"));
+            }
             let _ = writeln!(progress, "{line}");
         }
-        distinct = played.len() as u64;
     });
     if let Some(e) = failure {
         return Err(e);
     }
     Ok(MatchReport {
-        total,
-        by_variant,
+        distinct: standings.played.len() as u64,
+        total: standings.total,
+        by_variant: standings.by_variant,
         llr,
         verdict: verdict.or(spec.sprt.map(|_| Verdict::Continue)),
-        distinct,
     })
 }
 
@@ -399,6 +535,9 @@ mod tests {
             a: Engine::Random,
             b: Engine::Random,
             variants: variants.clone(),
+            per_move_b: None,
+            max_plies: MAX_PLIES,
+            uci_margin: UCI_MARGIN,
             per_move: PerMove::Nodes(10),
             jitter: 0.0,
             extra_plies: 0,
@@ -431,6 +570,9 @@ mod tests {
             a: Engine::Level(10),
             b: Engine::Random,
             variants: vec![AnyVariant::by_id("brandubh").unwrap()],
+            per_move_b: None,
+            max_plies: MAX_PLIES,
+            uci_margin: UCI_MARGIN,
             per_move: PerMove::Nodes(2_000),
             jitter: 0.1,
             extra_plies: 2,
@@ -440,7 +582,7 @@ mod tests {
             seed: 3,
         };
         let mut out = Vec::new();
-        let report = run(&spec, &mut out, &mut std::io::sink()).unwrap();
+        let report = run(&spec, &[], &mut out, &mut std::io::sink()).unwrap();
         assert_eq!(report.total.games(), 4);
         assert_eq!(report.total.wins, 4, "{report:?}");
         let text = String::from_utf8(out).unwrap();
@@ -489,6 +631,9 @@ mod tests {
             b: Engine::Random,
             variants: vec![AnyVariant::by_id("brandubh").unwrap()],
             per_move: per,
+            per_move_b: None,
+            max_plies: MAX_PLIES,
+            uci_margin: UCI_MARGIN,
             jitter: 0.1,
             extra_plies: 0,
             max_games: 8,
@@ -515,6 +660,9 @@ mod tests {
             a: Engine::Level(10),
             b: Engine::Level(10),
             variants: vec![v],
+            per_move_b: None,
+            max_plies: MAX_PLIES,
+            uci_margin: UCI_MARGIN,
             per_move: PerMove::Nodes(600),
             jitter,
             extra_plies,
@@ -527,6 +675,7 @@ mod tests {
         let fixed = run_with_books(
             &spec(0.0, 0),
             std::slice::from_ref(&book),
+            &[],
             &mut out,
             &mut std::io::sink(),
         )
@@ -544,6 +693,7 @@ mod tests {
         let varied = run_with_books(
             &spec(0.1, 2),
             &[book],
+            &[],
             &mut Vec::new(),
             &mut std::io::sink(),
         )

@@ -6,6 +6,7 @@
 
 mod bot;
 mod htp;
+mod lab;
 mod otep;
 mod perft;
 mod pipe;
