@@ -124,7 +124,7 @@ fn fit_on(samples: &[Sample], offset: Option<f64>) -> Option<Fit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::level::Rng;
+    use crate::search::rng::Rng;
 
     #[test]
     fn recovers_the_curve_of_simulated_games() {

@@ -11,7 +11,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::rules::{AnyGame, AnyGameRef, Move};
-use crate::search::level::Board;
+use crate::search::level::BoardClass;
 use crate::search::{Analysis, Iteration, LevelRequest, Limits, Score, Searcher};
 
 /// The move played and the best move, scored in the same search.
@@ -161,7 +161,7 @@ pub fn search_at_level(
     stop: &AtomicBool,
 ) -> Searched {
     let mut compared = None;
-    let analysis = request.run(Board::of_variant(game.variant()), |limits, lines| {
+    let analysis = request.run(BoardClass::of_variant(game.variant()), |limits, lines| {
         let searched = search(searcher, game, played, limits, lines, stop);
         compared = searched.compared;
         searched.analysis

@@ -57,7 +57,8 @@
 //! 27. `captures.rs`: playing a move: captures, the key, the turn.
 //! 28. `forts_and_encirclement.rs`: edge forts and encirclement.
 //! 29. `game_end.rs`: the end of the game, in the rules document's order.
-//! 30. `search_threats.rs`: what the search asks about threats.
+//! 30. `threats.rs`: threats in a position: the king's open lines to escape
+//!     squares, the move that captures him, the squares where a move captures.
 //! 31. `game.rs`: a game: a position and its history.
 //! 32. `perft.rs`: counting move sequences.
 //! 33. `any_word.rs`: the façade: a variant, position or game of any board, with
@@ -124,7 +125,7 @@ mod forts_and_encirclement;
 
 mod game_end;
 
-mod search_threats;
+mod threats;
 
 mod game;
 
@@ -174,9 +175,9 @@ pub use rule_terms::{
     Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares,
 };
-pub use search_threats::Lines;
-pub(crate) use search_threats::{line_squares, lines_from};
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
+pub use threats::Lines;
+pub(crate) use threats::{line_squares, lines_from};
 pub use variant::Variant;
 pub use word::{Wide, Word};
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::rules::{AnyGame, AnyVariant, Move};
-use crate::search::level::Rng;
+use crate::search::rng::Rng;
 use crate::search::{Limits, Score, Searcher};
 
 /// The books shipped with branan (made by `branan openings`), by preset id.

@@ -10,7 +10,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::rules::{AnyGame, AnyPosition, Move};
-use crate::search::level::{MAX_LEVEL, Rng};
+use crate::search::level::MAX_LEVEL;
+use crate::search::rng::Rng;
 use crate::search::{LevelRequest, Limits, Score, Searcher};
 
 use super::uci::{Session, UciCommand};

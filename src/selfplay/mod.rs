@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::rules::{AnyVariant, Move, Side};
 use crate::search::Searcher;
-use crate::search::level::Rng;
+use crate::search::rng::Rng;
 
 use engine::{Engine, PerMove, Seat};
 use resume::Finished;

@@ -1,7 +1,7 @@
-//! What the search asks about threats: the king's open lines to escape squares,
-//! the squares from which he would have one, the squares where a move captures,
-//! and the attackers' move that captures the king (found with the test playing a
-//! move uses, [`king_capture_squares`]).
+//! Threats in a position, as the search and the evaluation ask about them: the
+//! king's open lines to escape squares, the squares from which he would have one,
+//! the squares where a move captures, and the attackers' move that captures the
+//! king (found with the test playing a move uses, [`king_capture_squares`]).
 
 use super::bitboard::BitBoard;
 use super::direction::Direction;

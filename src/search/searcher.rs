@@ -1,0 +1,215 @@
+//! The searcher's API: a reusable engine ([`Searcher`]) and what an analysis
+//! answers ([`Analysis`], its [`Line`]s, and each [`Iteration`] as it completes).
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::deepen::deepen;
+use super::level::{self, LevelRequest};
+use super::move_picker::Heuristics;
+use super::negamax::{self, Frame};
+use super::params::DEFAULT_TT_MB;
+use super::smp::{self, HelperTables};
+use super::tt::Tt;
+use super::{Limits, Score};
+use crate::rules::{AnyGameRef, Game, Move, Outcome, Word, with_word};
+
+/// One of the best lines (multipv).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Line {
+    pub mv: Move,
+    pub score: Score,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// The result of an analysis.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Analysis {
+    /// `None` when the game is over.
+    pub best_move: Option<Move>,
+    /// The best line's score. On a finished game, `Cp(0)` (see `outcome`).
+    pub score: Score,
+    /// The best line, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The best lines, best first (as many as asked for and the position has
+    /// moves); `lines[0]` is the best move's.
+    pub lines: Vec<Line>,
+    /// `Some` when the game is already over.
+    pub outcome: Option<Outcome>,
+}
+
+/// One completed iteration of a search, as a listener of
+/// [`Searcher::analyze_with`] sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Iteration<'a> {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The best lines at this depth, best first; `lines[0]` is the best move's.
+    pub lines: &'a [Line],
+    /// Nodes visited since the search started.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// A reusable engine: its transposition table and ordering tables. Every analysis
+/// starts from empty tables, so results do not depend on earlier searches.
+///
+/// A search on several threads ([`Limits::threads`]) is the usual lazy SMP: the
+/// helper threads run their own iterative deepening of the same position, half
+/// of them a ply ahead of the main thread, each with its own ordering tables and
+/// all sharing the one transposition table, where what each finds speeds up the
+/// others (a table as many times larger as there are threads, for the search on
+/// them). The main thread's answer is kept unless a helper completed a deeper
+/// iteration (with one line asked; a helper that completes the deepest iteration
+/// allowed then ends the search), and the nodes of all are counted.
+pub struct Searcher {
+    tt: Tt,
+    /// The table's size for one thread, in MiB: a search on k threads has a table
+    /// k times larger (each thread brings its share), until the next search on one.
+    tt_mb: usize,
+    heur: Heuristics,
+    frames: Vec<Frame>,
+    /// The tables of the helper threads, made when a search first needs them.
+    helpers: Vec<HelperTables>,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(DEFAULT_TT_MB)
+    }
+}
+
+impl Searcher {
+    /// An engine with a transposition table of about `tt_mb` MiB.
+    pub fn new(tt_mb: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(tt_mb),
+            tt_mb,
+            heur: Heuristics::new(),
+            frames: negamax::new_frames(),
+            helpers: Vec::new(),
+        }
+    }
+
+    /// Analyses the game's position, with repetition judged over the game's history.
+    /// `multipv` lines at most, one for each legal move (requests are bounded by
+    /// [`MAX_MULTIPV`]; a strength level may ask for every move); raising `stop` ends the search
+    /// early with the best result so far.
+    pub fn analyze<'a>(
+        &mut self,
+        game: impl Into<AnyGameRef<'a>>,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+    ) -> Analysis {
+        self.analyze_with(game, limits, multipv, stop, None)
+    }
+
+    /// [`Searcher::analyze`], calling `listener` after every completed iteration
+    /// (between iterations: the search itself is the same with or without one).
+    pub fn analyze_with<'a>(
+        &mut self,
+        game: impl Into<AnyGameRef<'a>>,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+    ) -> Analysis {
+        // The threads of one search fill the table as many times faster: without
+        // a larger one, a search of tens of millions of nodes on two threads
+        // needed up to three times the nodes of one thread to reach a depth.
+        let mb = self.tt_mb.saturating_mul(limits.threads.max(1));
+        if !self.tt.is_of(mb) {
+            self.tt = Tt::new(mb);
+        }
+        self.tt.new_search();
+        self.heur.clear();
+        with_word!(game.into(), AnyGameRef, g => self.search(g, limits, multipv, stop, listener, None))
+    }
+
+    /// The analysis a player at a strength level makes of the game (see
+    /// [`level`]): the level's own limits and lines (within those asked for), its
+    /// choice among the lines as the best move, and `request.multipv` lines kept
+    /// (the engine's best first). `listener` hears each completed iteration, with
+    /// every line the level searched.
+    pub fn analyze_at_level<'a>(
+        &mut self,
+        game: impl Into<AnyGameRef<'a>>,
+        request: &LevelRequest,
+        stop: &AtomicBool,
+        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+    ) -> Analysis {
+        let game = game.into();
+        request.run(
+            level::BoardClass::of_variant(game.variant()),
+            |limits, lines| self.analyze_with(game, limits, lines, stop, listener),
+        )
+    }
+
+    /// Searches the game's position again over `moves` only (UCI's
+    /// `searchmoves`; moves that are not legal there are left out, and with none
+    /// legal every move is searched), keeping the tables of the analysis before:
+    /// called right after [`Searcher::analyze_with`] of the same game, the scores
+    /// of these moves come from the same search, and so compare with that
+    /// analysis's lines at the same depth. Its result depends on that earlier
+    /// analysis, as well as on its own limits.
+    pub fn analyze_moves<'a>(
+        &mut self,
+        game: impl Into<AnyGameRef<'a>>,
+        limits: &Limits,
+        moves: &[Move],
+        stop: &AtomicBool,
+    ) -> Analysis {
+        with_word!(game.into(), AnyGameRef, g => {
+            self.search(g, limits, moves.len(), stop, None, Some(moves))
+        })
+    }
+
+    /// The iterative deepening of the game's position, over `only` of its moves
+    /// when given, with the tables as they are: on this thread alone, or with
+    /// helper threads when the limits ask for more than one.
+    fn search<W: Word>(
+        &mut self,
+        game: &Game<W>,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+        only: Option<&[Move]>,
+    ) -> Analysis {
+        let Searcher {
+            tt,
+            heur,
+            frames,
+            helpers,
+            ..
+        } = self;
+        let tt: &Tt = tt;
+        let wanted = limits.threads.max(1);
+        // A finished game or a forced move needs no search of its own.
+        if wanted == 1 || game.outcome().is_some() || game.position().legal_moves().len() <= 1 {
+            return deepen(
+                tt, heur, frames, game, limits, multipv, stop, listener, only, None,
+            );
+        }
+        smp::search_with_helpers(
+            tt, heur, frames, helpers, game, limits, multipv, stop, listener, only, wanted,
+        )
+    }
+}
+
+/// Analyses `game` with a fresh engine (see [`Searcher::analyze`]).
+pub fn analyze<'a>(
+    game: impl Into<AnyGameRef<'a>>,
+    limits: &Limits,
+    multipv: usize,
+    stop: &AtomicBool,
+) -> Analysis {
+    Searcher::default().analyze(game, limits, multipv, stop)
+}
