@@ -273,3 +273,54 @@ fn custom_rules_and_starts_round_trip() {
     let pgn = record.write(Format::Pgn).expect("copenhagen");
     assert!(pgn.contains("[Position \""), "{pgn}");
 }
+
+/// The documents' fenced text blocks that hold a whole game record (an OpenTafl
+/// record with its `rules` tag, or a PGN game with its tags and moves).
+fn records_in_docs() -> Vec<(String, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    let mut found = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a document");
+        let mut block: Option<String> = None;
+        for line in text.lines() {
+            let fence = line.trim_start().starts_with("```");
+            match (&mut block, fence) {
+                (None, true) => block = Some(String::new()),
+                (Some(_), true) => {
+                    let body = block.take().unwrap_or_default();
+                    let otg = body.starts_with('[') && body.contains("[rules:");
+                    let pgn = body.starts_with("[Event ") && body.contains("1. ");
+                    if otg || pgn {
+                        found.push((path.display().to_string(), body));
+                    }
+                }
+                (Some(body), false) => {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+                (None, false) => {}
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_records_shown_in_the_docs_are_legal_games() {
+    let records = records_in_docs();
+    // The OpenTafl and PGN examples of docs/records.md at least.
+    assert!(records.len() >= 2, "{records:?}");
+    for (file, text) in records {
+        let record = Record::read(&text).unwrap_or_else(|e| panic!("{file}: {e}\n{text}"));
+        assert!(!record.moves.is_empty(), "{file}: no moves\n{text}");
+        round_trips(&record, &file);
+    }
+}
