@@ -337,3 +337,93 @@ fn answers_are_compressed_as_asked_and_head_is_answered() {
     };
     assert_eq!((code, allow.as_deref()), (405, Some("GET, HEAD")));
 }
+
+/// The sizes docs/web.md gives for the page's files, read from its "Speed and
+/// size" paragraph: the whole, each file, and the whole with brotli and gzip.
+fn documented_sizes() -> (f64, Vec<(String, f64)>, f64, f64) {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/web.md"))
+        .expect("docs/web.md");
+    let para: String = doc
+        .split("The page's own files weigh ")
+        .nth(1)
+        .expect("the sizes paragraph")
+        .split("\n\n")
+        .next()
+        .unwrap_or_default()
+        .replace('\n', " ");
+    let kb = |s: &str| -> f64 {
+        s.trim()
+            .split(" KB")
+            .next()
+            .and_then(|n| n.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no size in {s:?}"))
+    };
+    let whole = kb(&para);
+    let files = para
+        .split('`')
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .filter_map(|c| match c {
+            [_, name, ..] if name.contains('.') && !name.contains(' ') => Some(name.to_string()),
+            _ => None,
+        })
+        .filter_map(|name| {
+            let after = para.split(&format!("`{name}` ")).nth(1)?;
+            Some((name, kb(after)))
+        })
+        .collect();
+    let brotli = kb(para.split("receives ").nth(1).expect("the brotli size"));
+    let gzip = kb(para.split("with brotli, ").nth(1).expect("the gzip size"));
+    (whole, files, brotli, gzip)
+}
+
+#[test]
+fn the_documented_asset_sizes_are_the_served_ones() {
+    let server = start();
+    let base = server.url();
+    let agent = agent(10);
+    let (whole, files, brotli, gzip) = documented_sizes();
+    assert_eq!(files.len(), 5, "{files:?}");
+    let size = |path: &str, coding: Option<&str>| {
+        let mut req = agent.get(&format!("{base}{path}"));
+        if let Some(c) = coding {
+            req = req.set("Accept-Encoding", c);
+        }
+        let res = req.call().expect(path);
+        assert_eq!(res.header("content-encoding"), coding, "{path}");
+        bytes(res).len()
+    };
+    // One decimal of a kilobyte of 1,000 bytes, as the page writes them.
+    let kb = |bytes: usize| (bytes as f64 / 100.0).round() / 10.0;
+    let mut sums = (0, 0, 0);
+    for (name, documented) in &files {
+        let path = if name == "index.html" {
+            "/".to_owned()
+        } else {
+            format!("/{name}")
+        };
+        let plain = size(&path, None);
+        assert_eq!(
+            kb(plain),
+            *documented,
+            "docs/web.md: {name} is {plain} bytes"
+        );
+        sums.0 += plain;
+        sums.1 += size(&path, Some("br"));
+        sums.2 += size(&path, Some("gzip"));
+    }
+    assert_eq!(
+        kb(sums.0),
+        whole,
+        "docs/web.md: the page's files weigh {} bytes",
+        sums.0
+    );
+    assert_eq!(
+        kb(sums.1),
+        brotli,
+        "docs/web.md: {} bytes with brotli",
+        sums.1
+    );
+    assert_eq!(kb(sums.2), gzip, "docs/web.md: {} bytes with gzip", sums.2);
+}
