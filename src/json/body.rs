@@ -39,8 +39,8 @@ pub fn from_json_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, FormError
         }
         let path = (path != "." && !path.is_empty()).then_some(path);
         let detail = match &path {
-            Some(p) => format!("{p}: {inner}"),
-            None => format!("invalid JSON body: {inner}"),
+            Some(p) => format!("{p}: {}", in_json_words(&inner.to_string())),
+            None => format!("invalid JSON body: {}", in_json_words(&inner.to_string())),
         };
         // A missing field is reported at its parent; name it from serde's message.
         // Anything else at the root is the body's shape (an array for an object...).
@@ -58,11 +58,55 @@ fn expecting<T: DeserializeOwned>() -> String {
         Err(e) => e.to_string(),
         Ok(_) => String::new(),
     };
-    match message.split_once("expected ") {
-        Some((_, what)) if what.starts_with("struct ") => "expected a JSON object".to_owned(),
+    match in_json_words(&message).split_once("expected ") {
         Some((_, what)) => format!("expected {what}"),
         None => "expected a JSON object".to_owned(),
     }
+}
+
+/// What a JSON reader's message says in Rust's words (`expected u64`, `expected
+/// struct MovesRequest`, `floating point`), said in JSON's.
+fn in_json_words(message: &str) -> String {
+    const WORDS: [(&str, &str); 16] = [
+        ("u8", "a whole number of 0 or more"),
+        ("u16", "a whole number of 0 or more"),
+        ("u32", "a whole number of 0 or more"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i8", "a whole number"),
+        ("i16", "a whole number"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("isize", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("a sequence", "a JSON array"),
+        ("a map", "a JSON object"),
+        ("unit", "null"),
+        ("a borrowed string", "a string"),
+    ];
+    let mut out = message.replace("floating point `", "number `");
+    if let Some(at) = out.find("expected struct ") {
+        let rest = &out[at + "expected struct ".len()..];
+        let end = rest
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        out = format!("{}expected a JSON object{}", &out[..at], &rest[end..]);
+    }
+    for (rust, json) in WORDS {
+        let from = format!("expected {rust}");
+        if let Some(at) = out.find(&from) {
+            let end = at + from.len();
+            let whole_word = out[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+            if whole_word {
+                out = format!("{}expected {json}{}", &out[..at], &out[end..]);
+            }
+        }
+    }
+    out
 }
 
 /// Deserializes a JSON value (a batch item) as `T`, locating the fault as
@@ -73,8 +117,8 @@ pub fn from_json_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<
         let inner = e.into_inner();
         let path = (path != "." && !path.is_empty()).then_some(path);
         let detail = match &path {
-            Some(p) => format!("{p}: {inner}"),
-            None => inner.to_string(),
+            Some(p) => format!("{p}: {}", in_json_words(&inner.to_string())),
+            None => in_json_words(&inner.to_string()),
         };
         let path = path.or_else(|| field_in_message(&inner.to_string()));
         FormError::MalformedJson { detail, path }
@@ -124,5 +168,45 @@ mod tests {
         let p = e.problem();
         assert!(p.detail.contains("object with `items`"), "{p:?}");
         assert_eq!(p.field.as_deref(), Some("body"));
+    }
+
+    #[test]
+    fn refusals_say_json_words_not_rust_names() {
+        let detail = |body: &[u8]| {
+            from_json_bytes::<MovesRequest>(body)
+                .unwrap_err()
+                .to_string()
+        };
+        let null = detail(b"null");
+        assert!(null.contains("expected a JSON object"), "{null}");
+        assert!(
+            !null.contains("struct") && !null.contains("MovesRequest"),
+            "{null}"
+        );
+        let d = from_json_bytes::<crate::json::analyze::AnalyzeRequest>(
+            br#"{"variant":"brandubh","time_ms":-5}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            d.starts_with(
+                "time_ms: invalid value: integer `-5`, expected a whole number of 0 or more"
+            ),
+            "{d}"
+        );
+        let d = from_json_bytes::<crate::json::analyze::AnalyzeRequest>(
+            br#"{"variant":"brandubh","multipv":1.5}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            d.contains("number `1.5`, expected a whole number of 0 or more"),
+            "{d}"
+        );
+        assert_eq!(in_json_words("expected u64x"), "expected u64x");
+        assert_eq!(
+            in_json_words("invalid type: string, expected struct Foo at line 1"),
+            "invalid type: string, expected a JSON object at line 1"
+        );
     }
 }
