@@ -26,7 +26,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::analysis::pool::TT_MB_PER_THREAD;
 use crate::analysis::{Answer, Settings, run};
-use crate::json::body::from_json_bytes;
+use crate::json::body::{from_json_bytes, from_json_value};
 use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, Problem};
 use crate::search::Searcher;
 
@@ -42,14 +42,22 @@ const EXIT_IO: u8 = 2;
                   signal's number when interrupted (the answers finished by then are written)."
 )]
 pub struct AnalyzeArgs {
-    /// Lines analysed at once (default: one per core, divided by
+    /// Lines analysed at once, 1 to 1024 (default: one per core, divided by
     /// `--threads-per-line`).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Search threads of each line that gives no `threads` of its own (at most
-    /// one per core: a line asking more gets a problem).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Search threads of each line that gives no `threads` of its own, from 1 to
+    /// the machine's cores (a line asking more gets a problem).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads_per_line: u64,
+    /// Search depth of every line that gives no limit of its own (`depth`,
+    /// `time_ms` or `nodes`); with `--time-ms` too, whichever is reached first.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Analysis time of every line that gives no limit of its own, in
+    /// milliseconds (instead of `--default-time-ms`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_ms: Option<u64>,
     /// Analysis time when a line gives no limit, in milliseconds.
     #[arg(long, env = "BRANAN_DEFAULT_TIME_MS", default_value_t = 1_000)]
     pub default_time_ms: u64,
@@ -63,7 +71,7 @@ pub struct AnalyzeArgs {
 
 /// One input line to answer.
 struct Job {
-    /// Position among the answered lines (blank lines are skipped).
+    /// Position among the input's lines, from 0.
     seq: usize,
     /// 1-based line number in the input.
     line: usize,
@@ -86,23 +94,43 @@ enum Event {
     },
 }
 
-/// A problem of input line `line`: its detail names the line, and a column within
-/// it rather than a "line 1" of the one-line JSON text.
-fn on_line(line: usize, mut problem: Problem) -> Problem {
+/// A problem of input line `line`: its detail and its `line` name the input's
+/// line, and a column within it rather than a "line 1" of the one-line JSON text.
+fn on_line(line: usize, id: Option<serde_json::Value>, mut problem: Problem) -> Problem {
     let detail = problem
         .detail
         .replace(" at line 1 column ", " at column ")
+        .replace("the request body is empty", "the line is empty")
         .replace("JSON body", "JSON request");
     problem.detail = format!("line {line}: {detail}");
+    problem.line = Some(line);
+    problem.id = id;
     problem
 }
 
-/// What every line is analysed with: the limits, and the search threads of a line
-/// that asks none.
+/// What every line is analysed with: the limits, the search threads of a line
+/// that asks none, and the depth and time of a line that gives no limit.
 #[derive(Clone, Copy, Debug)]
 struct LineSettings {
     limits: Settings,
     threads: usize,
+    depth: Option<u32>,
+    time_ms: Option<u64>,
+}
+
+/// A line's request and the `id` it carries (echoed in its answer): a line that is
+/// a JSON object is read as a batch item, with its `id` taken out first.
+fn read_line(text: &str) -> (Option<serde_json::Value>, Result<AnalyzeRequest, Problem>) {
+    if let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(text) {
+        let id = object.remove("id");
+        let req = from_json_value(serde_json::Value::Object(object)).map_err(|e| e.problem());
+        return (id, req);
+    }
+    // Not an object: the reader's own refusal, located in the line.
+    (
+        None,
+        from_json_bytes(text.as_bytes()).map_err(|e| e.problem()),
+    )
 }
 
 fn answer(
@@ -111,23 +139,30 @@ fn answer(
     searcher: &mut Searcher,
     stop: &AtomicBool,
 ) -> Option<BatchItem> {
-    let mut req: AnalyzeRequest = match from_json_bytes(job.text.as_bytes()) {
+    let (id, req) = read_line(&job.text);
+    let mut req = match req {
         Ok(r) => r,
-        Err(e) => return Some(BatchItem::Problem(on_line(job.line, e.problem()))),
+        Err(p) => return Some(BatchItem::Problem(on_line(job.line, id, p))),
     };
     req.threads = req.threads.or(Some(settings.threads));
-    let settings = &settings.limits;
-    let prepared = match req.prepare(settings) {
+    if req.depth.is_none() && req.time_ms.is_none() && req.nodes.is_none() {
+        req.depth = settings.depth;
+        req.time_ms = settings.time_ms;
+    }
+    let prepared = match req.prepare(&settings.limits) {
         Ok(p) => p,
-        Err(e) => return Some(BatchItem::Problem(on_line(job.line, Problem::from(&e)))),
+        Err(e) => return Some(BatchItem::Problem(on_line(job.line, id, Problem::from(&e)))),
     };
     // `None`: interrupted; the answer is not written.
     let stored = run(&prepared, searcher, stop)?;
     let answer = Answer::fresh(prepared, stored.analysis);
-    Some(BatchItem::Ok(AnalyzeResponse::of(&answer)))
+    let mut answer = AnalyzeResponse::of(&answer);
+    answer.id = id;
+    Some(BatchItem::Ok(answer))
 }
 
-/// Reads stdin: the non-blank lines go to the workers, the count to `events`.
+/// Reads stdin: every line goes to the workers (a blank one gets its problem, so
+/// that answers and lines stay paired), the count to `events`.
 fn read_input(
     jobs: std::sync::mpsc::SyncSender<Job>,
     events: Sender<Event>,
@@ -143,9 +178,6 @@ fn read_input(
                 return;
             }
         };
-        if text.trim().is_empty() {
-            continue;
-        }
         if jobs
             .send(Job {
                 seq,
@@ -315,20 +347,29 @@ struct Tally {
 
 pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
     let cores = thread::available_parallelism().map_or(2, |n| n.get());
-    let per_line = usize::try_from(args.threads_per_line).unwrap_or(1);
+    let per_line = usize::try_from(args.threads_per_line).unwrap_or(usize::MAX);
+    if per_line > cores {
+        eprintln!(
+            "branan analyze: --threads-per-line {per_line}: must be 1 to {cores} (the cores \
+             of this machine)"
+        );
+        return ExitCode::from(EXIT_IO);
+    }
     let settings = LineSettings {
         limits: Settings {
             default_time_ms: args.default_time_ms,
             max_time_ms: args.max_time_ms,
-            max_threads: cores.max(per_line),
+            max_threads: cores,
             ..Settings::DEFAULT
         }
         .clamped(),
         threads: per_line,
+        depth: args.depth,
+        time_ms: args.time_ms,
     };
     let threads = args
         .threads
-        .filter(|&n| n > 0)
+        .and_then(|n| usize::try_from(n).ok())
         .unwrap_or_else(|| (cores / per_line).max(1));
     let stop = Arc::new(AtomicBool::new(false));
     let read = Arc::new(AtomicUsize::new(0));

@@ -162,26 +162,39 @@ fn problems_name_their_input_line_and_fail_the_run() {
     .join("\n");
     let (code, lines, err) = run_with_input(&["analyze", "--threads", "2"], &input);
     assert_eq!(code, Some(1), "{err}");
-    assert_eq!(lines.len(), 7, "the blank line has no answer: {lines:?}");
+    assert_eq!(
+        lines.len(),
+        8,
+        "one answer a line, the blank one too: {lines:?}"
+    );
     let v: Vec<Value> = lines
         .iter()
         .map(|l| serde_json::from_str(l).expect("JSON"))
         .collect();
-    for (i, input_line, status) in [(2, 3, 400), (3, 5, 404), (4, 6, 422), (5, 7, 400)] {
+    for (i, status) in [(2, 400), (3, 400), (4, 404), (5, 422), (6, 400)] {
+        let input_line = i + 1;
         let detail = v[i]["detail"].as_str().expect("a problem");
         assert_eq!(v[i]["status"], json!(status), "{detail}");
         assert!(
             detail.starts_with(&format!("line {input_line}: ")),
             "{detail}"
         );
+        // The problem's `line` is the input's, as its detail says.
+        assert_eq!(v[i]["line"], json!(input_line), "{detail}");
         assert!(!detail.contains("line 1 column"), "{detail}");
         assert!(err.contains(detail), "stderr lacks {detail:?}:\n{err}");
     }
-    assert_eq!(v[5]["field"], json!("depht"));
-    for i in [0, 1, 6] {
+    assert!(
+        v[3]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the line is empty")
+    );
+    assert_eq!(v[6]["field"], json!("depht"));
+    for i in [0, 1, 7] {
         assert!(v[i]["best_move"].is_string(), "{}", lines[i]);
     }
-    assert!(err.contains("7 lines, 3 answered, 4 problems"), "{err}");
+    assert!(err.contains("8 lines, 3 answered, 5 problems"), "{err}");
 
     let (code, lines, err) =
         run_with_input(&["analyze"], "{\"variant\": \"brandubh\", \"depth\": 2}\n");
@@ -259,4 +272,44 @@ fn a_line_may_search_on_several_threads() {
         assert_eq!(problem["status"], json!(422), "{problem}");
         assert_eq!(problem["field"], json!("threads"), "{problem}");
     }
+}
+
+#[test]
+fn lines_carry_ids_and_flags_set_the_limits_of_every_line() {
+    let input = [
+        r#"{"id": "first", "variant": "brandubh"}"#,
+        r#"{"id": 7, "variant": "chess"}"#,
+        r#"{"variant": "tablut", "depth": 1}"#,
+    ]
+    .join("\n");
+    let (code, lines, err) = run_with_input(&["analyze", "--depth", "2"], &input);
+    assert_eq!(code, Some(1), "{err}");
+    let v: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    // The id is echoed, in an answer and in a problem; --depth is the limit of a
+    // line that gives none, a line's own limit stands.
+    assert_eq!((&v[0]["id"], &v[0]["depth"]), (&json!("first"), &json!(2)));
+    assert_eq!((&v[1]["id"], &v[1]["status"]), (&json!(7), &json!(404)));
+    assert_eq!(v[2]["depth"], json!(1));
+    assert!(v[2].get("id").is_none(), "{}", lines[2]);
+
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let too_many = (cores + 1).to_string();
+    for args in [
+        vec!["analyze", "--threads", "0"],
+        vec!["analyze", "--threads-per-line", &too_many],
+        vec!["analyze", "--depth", "0"],
+        vec!["analyze", "--time-ms", "0"],
+    ] {
+        let (code, lines, err) = run_with_input(&args, "");
+        assert_eq!((code, lines.len()), (Some(2), 0), "{args:?}: {err}");
+        assert!(
+            err.contains(args[1]) || err.contains(&args[1][2..]),
+            "{args:?}: {err}"
+        );
+    }
+    let (_, _, err) = run_with_input(&["analyze", "--threads-per-line", &too_many], "");
+    assert!(err.contains(&format!("must be 1 to {cores}")), "{err}");
 }
