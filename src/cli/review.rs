@@ -9,13 +9,14 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
-use crate::analysis::{Limits, ReviewSettings, Settings, execute, game_record};
+use crate::analysis::{Limits, ReviewPlan, ReviewSettings, Settings, execute, game_record};
 use crate::json::analyze::ScoreDto;
 use crate::json::problem::Problem;
 use crate::json::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
 use crate::json::rule_object::RulesInput;
-use crate::record::Format;
+use crate::record::{Format, GameResult, Record};
 use crate::review::PlyReview;
+use crate::rules::Side;
 use crate::search::Searcher;
 
 #[derive(Args, Debug)]
@@ -123,6 +124,45 @@ fn ply_line(p: &PlyDto) -> String {
     line
 }
 
+/// The first line of a review in words: the rules, where the game starts, how
+/// many plies are judged and with what search.
+fn header(plan: &ReviewPlan) -> String {
+    let v = plan.variant;
+    let rules = if v.is_preset() {
+        format!("{} ({})", v.name(), v.id())
+    } else {
+        format!("rules {}", v.rules_id())
+    };
+    let from = if plan.start == v.start_position() {
+        "from the start".to_owned()
+    } else {
+        format!("from {}", plan.start)
+    };
+    let search = match (plan.limits.depth, plan.limits.time_ms, plan.limits.nodes) {
+        (Some(d), Some(t), _) => format!(", each position searched to depth {d} (at most {t} ms)"),
+        (Some(d), None, _) => format!(", each position searched to depth {d}"),
+        (None, _, Some(n)) => format!(", each position searched for {n} nodes"),
+        (None, Some(t), None) => format!(", each position searched for {t} ms"),
+        (None, None, None) => String::new(),
+    };
+    format!(
+        "review of {rules}, {} plies {from}{search}",
+        plan.moves.len()
+    )
+}
+
+/// The result a game record states, in words (none when the text is not a
+/// record or states none).
+fn stated_result(text: &str) -> Option<String> {
+    Format::detect(text)?;
+    let record = Record::read(text).ok()?;
+    Some(match record.result? {
+        GameResult::Won(Side::Attackers) => "the attackers won".to_owned(),
+        GameResult::Won(Side::Defenders) => "the defenders won".to_owned(),
+        GameResult::Draw => "a draw".to_owned(),
+    })
+}
+
 /// The review asked for: a game record's rules, start and moves, or the moves of
 /// the text under `--variant` or `--rules`.
 fn request(args: &ReviewArgs, text: &str) -> Result<ReviewRequest, String> {
@@ -175,7 +215,10 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         None => std::io::stdin().read_to_string(&mut text).map(|_| ()),
     };
     if let Err(e) = read {
-        eprintln!("branan review: cannot read the moves: {e}");
+        match &args.file {
+            Some(path) => eprintln!("branan review: cannot read {}: {e}", path.display()),
+            None => eprintln!("branan review: cannot read standard input: {e}"),
+        }
         return ExitCode::FAILURE;
     }
     let req = match request(args, &text) {
@@ -206,6 +249,12 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let json = args.json;
     let annotate = args.annotate;
+    if !json && annotate.is_none() {
+        let _ = writeln!(out, "{}", header(&plan));
+        if let Some(stated) = stated_result(&text) {
+            let _ = writeln!(out, "the record's result: {stated}");
+        }
+    }
     let mut plies = Vec::new();
     let mut searcher = Searcher::default();
     let on_ply = |p: &PlyReview| {

@@ -43,6 +43,16 @@ fn annotates_a_missed_win() {
     );
     assert!(ok, "{err}");
     let lines: Vec<&str> = out.lines().collect();
+    // A header: the rules, the start and the search.
+    assert_eq!(
+        lines[0],
+        format!(
+            "review of Brandubh (brandubh), 2 plies from {KING_BY_THE_CORNER}, each position \
+             searched to depth 4 (at most 10000 ms)"
+        ),
+        "{out}"
+    );
+    let lines = &lines[1..];
     assert!(
         lines[0].starts_with("  1. defenders g4-g5       ??"),
         "{out}"
@@ -128,7 +138,8 @@ fn a_walk_into_a_loss_and_a_missed_win_at_their_ply() {
         "f7-f1 c2-c7 b1-b5 c7-c2",
     );
     assert!(ok, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
+    // After the header, one line a ply.
+    let lines: Vec<&str> = out.lines().skip(1).collect();
     assert!(
         lines[2].starts_with("  3. attackers b1-b5       ??"),
         "{out}"
@@ -145,6 +156,11 @@ fn reviews_a_game_record() {
     let (ok, out, err) = review(&[record, "--depth", "2"], "");
     assert!(ok, "{err}");
     let lines: Vec<&str> = out.lines().collect();
+    // The header, with the result the record states.
+    assert!(lines[0].starts_with("review of rules "), "{out}");
+    assert!(lines[0].contains("20 plies from the start"), "{out}");
+    assert_eq!(lines[1], "the record's result: the defenders won", "{out}");
+    let lines = &lines[2..];
     // Its twenty moves, the first the attackers' d2-e2, then the summary.
     assert!(lines[0].starts_with("  1. attackers d2-e2"), "{out}");
     assert!(lines[19].starts_with(" 20. defenders f3-f2"), "{out}");
