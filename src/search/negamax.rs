@@ -329,8 +329,10 @@ impl<'a, W: Word> Search<'a, W> {
         };
         while let Some((m, ordered)) = picker.next(pos, &mut self.frames[ply].scored, self.heur) {
             // A move ordered below the killers goes to no capture square, so a late
-            // one is pruned before it is played.
-            if i >= late_moves && ordered < KILLER {
+            // one is pruned before it is played; but not while every move searched
+            // loses by force, where the pruned move may be the one defence and the
+            // node's loss would not be proved.
+            if i >= late_moves && ordered < KILLER && best > -MATE_BOUND {
                 i += 1;
                 continue;
             }
@@ -455,6 +457,9 @@ impl<'a, W: Word> Search<'a, W> {
                     pos.generate(list);
                 }
             }
+            // With the no-capture limit one ply away, the attackers' next move may
+            // end the game in a draw before the king runs: no loss is claimed then.
+            Side::Attackers if limit_next(pos) => {}
             Side::Attackers => {
                 if lines.count >= 2 {
                     // One move blocks one line at most: the king escapes next.
@@ -510,6 +515,13 @@ impl<'a, W: Word> Search<'a, W> {
         }
         best
     }
+}
+
+/// Whether the side to move's next move, if it captures nothing, reaches the
+/// no-capture limit (and so ends the game in a draw).
+#[inline]
+fn limit_next<W: Word>(pos: &Position<W>) -> bool {
+    matches!(pos.variant().no_capture_limit, Some(limit) if pos.plies_since_capture() + 1 >= limit)
 }
 
 /// The late-move reduction of the move at `index` (from 0) at `depth`.

@@ -3,5 +3,6 @@
 //! mover. Runs with and without the `server` feature.
 
 mod lines;
+mod proofs;
 mod strength;
 mod tactics;
