@@ -296,7 +296,8 @@ pub fn bind(config: ServerConfig) -> io::Result<Bound> {
         // request's future is dropped at once, which cancels its analysis (see
         // `analyze`) instead of searching on for nobody.
         .h1_allow_half_closed(false)
-        .bind(config.bind)?;
+        .bind(config.bind)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", config.bind)))?;
     let addrs = http.addrs();
     Ok(Bound {
         server: http.run(),

@@ -313,3 +313,18 @@ fn lines_carry_ids_and_flags_set_the_limits_of_every_line() {
     let (_, _, err) = run_with_input(&["analyze", "--threads-per-line", &too_many], "");
     assert!(err.contains(&format!("must be 1 to {cores}")), "{err}");
 }
+
+#[test]
+fn a_taken_address_is_named() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = taken.local_addr().expect("its address").to_string();
+    let mut child = branan(&["serve", "--bind", &addr, "--workers", "1"])
+        .spawn()
+        .expect("branan runs");
+    let status = wait(&mut child, Duration::from_secs(30));
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
+}
