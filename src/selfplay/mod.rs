@@ -107,11 +107,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// A's score in half points.
     fn a_half_points(&self) -> u8 {
-        match self.result {
-            "a" => 2,
-            "draw" => 1,
-            _ => 0,
-        }
+        resume::half_points(self.result)
     }
 }
 

@@ -18,11 +18,17 @@ pub struct Finished {
 impl Finished {
     /// A's score in half points.
     pub fn a_half_points(&self) -> u8 {
-        match self.result.as_str() {
-            "a" => 2,
-            "draw" => 1,
-            _ => 0,
-        }
+        half_points(&self.result)
+    }
+}
+
+/// A's score in half points for a game's `result` (`a`, `draw` or `b`), as a
+/// games file writes it.
+pub fn half_points(result: &str) -> u8 {
+    match result {
+        "a" => 2,
+        "draw" => 1,
+        _ => 0,
     }
 }
 
