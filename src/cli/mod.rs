@@ -11,6 +11,7 @@ mod otep;
 mod perft;
 mod review;
 mod serve;
+mod train_net;
 mod tune;
 
 use std::process::ExitCode;
@@ -69,6 +70,9 @@ pub enum Command {
     /// Tune the evaluation's weights on games written by `match` (Texel's method)
     /// and print them; the weights in use are not changed.
     TuneEval(tune::TuneArgs),
+    /// Train the learned evaluation of one board on games written by `match`, and
+    /// write its net file.
+    TrainNet(train_net::TrainNetArgs),
 }
 
 /// Parses the command line and runs it.
@@ -83,6 +87,7 @@ pub fn run() -> ExitCode {
         Some(Command::Review(args)) => review::run(&args),
         Some(Command::FitWinChance(args)) => fit::run(&args),
         Some(Command::TuneEval(args)) => tune::run(&args),
+        Some(Command::TrainNet(args)) => train_net::run(&args),
         Some(Command::Otep(args)) => otep::run(&args),
         Some(Command::Htp(args)) => htp::run(&args),
         Some(Command::Bot(args)) => bot::run(&args),

@@ -59,10 +59,18 @@ pub struct Curve {
     pub offset: f64,
 }
 
-/// The curve for `variant`: a preset's own; for a rule set of one's own, the
-/// scale of the preset whose evaluation weights it plays with, around its own
-/// even score.
+/// The curve for `variant`: where a learned net plays, the net's own (it was
+/// trained to score chances); else a preset's own, or for a rule set of one's
+/// own the scale of the preset whose evaluation weights it plays with, around
+/// its own even score.
 pub fn curve(variant: AnyVariant) -> Curve {
+    if search::net_plays(variant) {
+        // The net's output is the logit of the defenders' chance.
+        return Curve {
+            k: f64::from(search::net::CP_PER_LOGIT),
+            offset: 0.0,
+        };
+    }
     let scale = |id: &str| SCALES.iter().find(|(c, _)| *c == id).map(|&(_, k)| k);
     let k = scale(variant.id())
         .or_else(|| scale(search::family_preset(variant)))

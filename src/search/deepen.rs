@@ -140,7 +140,11 @@ pub(super) fn deepen<W: Word>(
         // Stopped before the first move was searched: any legal move.
         let first = root_moves.iter().copied().find(|m| !left_out.contains(m));
         completed.push(RootResult {
-            score: search.eval.eval(&pos),
+            score: {
+                let danger = pos.side_to_move() == crate::rules::Side::Defenders
+                    && pos.king_capture_move().is_some();
+                search.static_eval(&pos, danger, 0)
+            },
             pv: vec![first.unwrap_or(root_moves[0])],
         });
     }

@@ -85,8 +85,19 @@ pub fn family<W: Word>(v: &Variant<W>) -> Family {
 }
 
 /// What an even game scores for the attackers in `v` ([`EVEN_SCORES`]: a
-/// preset's own, else that of its family's [`Family::preset`]).
+/// preset's own, else that of its family's [`Family::preset`]). Where a learned
+/// net plays ([`super::net`]) it is 0: the net scores the chance of winning, and
+/// an even chance is its zero.
 pub fn even_score<W: Word>(v: &Variant<W>) -> i32 {
+    if super::net::net_for(v).is_some() {
+        return 0;
+    }
+    hand_even_score(v)
+}
+
+/// What an even game scores for the attackers in `v` in the hand-written
+/// evaluation, net or not.
+pub fn hand_even_score<W: Word>(v: &Variant<W>) -> i32 {
     let find = |id: &str| EVEN_SCORES.iter().find(|(p, _)| *p == id);
     v.preset
         .and_then(|_| find(v.id))

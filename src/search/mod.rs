@@ -20,7 +20,8 @@
 //! `deepen.rs` (iterative deepening), `smp.rs` (the search on several threads),
 //! `negamax.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
-//! `corner_play.rs` (the evaluation's corner geometry), `score.rs` (scores),
+//! `corner_play.rs` (the evaluation's corner geometry), `net.rs` (the
+//! learned evaluation) + `net_train.rs` (its training), `score.rs` (scores),
 //! `clock.rs` (limits), `level.rs` + `ladders.rs` (strength levels), `rng.rs` (the
 //! seeded generator of the levels and the lab), `bench.rs` (the benchmark).
 
@@ -33,6 +34,8 @@ mod ladders;
 pub mod level;
 mod move_picker;
 mod negamax;
+pub mod net;
+pub mod net_train;
 pub mod params;
 pub mod rng;
 mod score;
@@ -44,7 +47,7 @@ pub(crate) mod tune;
 pub use clock::Limits;
 pub use eval::weights;
 pub use level::LevelRequest;
-pub use score::{Score, even_score, family_preset};
+pub use score::{Score, even_score, family_preset, net_plays};
 pub use searcher::{Analysis, Iteration, Line, Searcher, analyze};
 
 /// The most lines an analysis request may ask for (`multipv`).

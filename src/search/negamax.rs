@@ -9,8 +9,9 @@
 //! no-capture limit).
 
 use super::clock::Clock;
-use super::eval::{Evaluator, draw_for, even_score};
+use super::eval::{Evaluator, draw_for, even_score, hand_even_score};
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
+use super::net::{NetStack, RESIDUAL_LIMIT, net_for};
 use super::params::{
     CHECK_EVERY_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_PER_DEPTH_SQUARED, LMR_BASE, LMR_DIVISOR,
     LMR_MIN_DEPTH, LMR_MIN_MOVES, MATE, MATE_BOUND, MAX_PLY, NULL_MOVE_BASE, NULL_MOVE_DIVISOR,
@@ -37,11 +38,16 @@ pub(crate) struct Search<'a, W: Word = u128> {
     pub heur: &'a mut Heuristics,
     pub clock: Clock<'a>,
     pub eval: Evaluator<W>,
+    /// The learned evaluation's sums, where a net plays this board (it then
+    /// scores the positions instead of `eval`).
+    net: Option<Box<NetStack<W>>>,
     /// The keys of the game's positions, then of the positions along the current
     /// line, the current one last.
     pub keys: Vec<u64>,
     /// What an even game scores for the attackers ([`even_score`]): a draw's value.
     even: i32,
+    /// The hand-written evaluation's even score, for a net that corrects it.
+    hand_even: i32,
     pub nodes: u64,
     pub stopped: bool,
     pv: Vec<[Move; MAX_PLY]>,
@@ -80,13 +86,33 @@ impl<'a, W: Word> Search<'a, W> {
             heur,
             clock,
             eval: Evaluator::new(variant),
+            net: net_for(variant).map(|n| Box::new(NetStack::new(n, variant))),
             even: even_score(variant),
+            hand_even: hand_even_score(variant),
             keys,
             nodes: 0,
             stopped: false,
             pv: vec![[Move::NONE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             frames,
+        }
+    }
+
+    /// The static score of `pos` at `ply` for the side to move: the net's where
+    /// one plays, else the hand-written evaluation's (`danger`: whether the
+    /// attackers threaten to capture the king, read with the defenders to move).
+    #[inline]
+    pub(crate) fn static_eval(&mut self, pos: &Position<W>, danger: bool, ply: usize) -> i32 {
+        match &mut self.net {
+            Some(net) if net.residual() => {
+                let hand = self.eval.eval_with(pos, danger);
+                // The hand-written score read as a chance around its even score,
+                // plus the net's correction.
+                hand - draw_for(self.hand_even, pos.side_to_move())
+                    + net.eval(pos, ply).clamp(-RESIDUAL_LIMIT, RESIDUAL_LIMIT)
+            }
+            Some(net) => net.eval(pos, ply),
+            None => self.eval.eval_with(pos, danger),
         }
     }
 
@@ -259,7 +285,7 @@ impl<'a, W: Word> Search<'a, W> {
             return alpha;
         }
         if ply >= MAX_PLY - 8 {
-            return self.eval.eval_with(pos, king_danger);
+            return self.static_eval(pos, king_danger, ply);
         }
         if in_threat {
             depth += 1;
@@ -289,7 +315,7 @@ impl<'a, W: Word> Search<'a, W> {
         let quiet_node = !pv_node && !in_threat && !king_danger && beta.abs() < MATE_BOUND;
         let wants_eval = depth <= RFP_MAX_DEPTH || (allow_null && depth >= NULL_MOVE_MIN_DEPTH);
         let static_eval = if quiet_node && wants_eval {
-            self.eval.eval_with(pos, king_danger)
+            self.static_eval(pos, king_danger, ply)
         } else {
             -INF
         };
@@ -475,16 +501,17 @@ impl<'a, W: Word> Search<'a, W> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval.eval_with(pos, capture);
+            return self.static_eval(pos, capture, ply);
         }
         let mut best = -INF;
         if stand_pat {
-            let e = self.eval.eval_with(pos, capture);
+            let e = self.static_eval(pos, capture, ply);
             if e >= beta {
                 return e;
             }
             best = e;
             alpha = alpha.max(e);
+            let list = &mut self.frames[ply].list;
             pos.generate_moves_to(Targets::same(pos.capture_squares(side)), |m, _| {
                 list.push(m)
             });
@@ -492,7 +519,7 @@ impl<'a, W: Word> Search<'a, W> {
                 king_threats(pos, list);
             }
         }
-        let n = list.len();
+        let n = self.frames[ply].list.len();
         for i in 0..n {
             let m = self.frames[ply].list[i];
             let mut child = *pos;

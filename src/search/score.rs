@@ -23,6 +23,13 @@ pub fn even_score(variant: AnyVariant) -> i32 {
     with_word!(variant, AnyVariant, v => eval::even_score(v))
 }
 
+/// Whether a learned net scores `variant`'s positions ([`super::net`]): its
+/// scores are then the logit of the defenders' chance in units of
+/// [`super::net::CP_PER_LOGIT`], around an even score of 0.
+pub fn net_plays(variant: AnyVariant) -> bool {
+    with_word!(variant, AnyVariant, v => super::net::net_for(v).is_some())
+}
+
 /// The preset whose evaluation weights `variant` plays with (Brandubh's,
 /// Copenhagen's or Tablut's family), for what is fitted per preset.
 pub fn family_preset(variant: AnyVariant) -> &'static str {

@@ -54,6 +54,26 @@ impl AnyEvaluator {
             _ => None,
         }
     }
+
+    /// The hand-written evaluation of `pos` from the defenders' point of view,
+    /// or `None` for a position too sharp for a static score (as [`sample`]) or
+    /// of another board.
+    pub(crate) fn defenders_score(&self, pos: &AnyPosition) -> Option<i32> {
+        fn score<W: Word>(e: &Evaluator<W>, p: &Position<W>) -> Option<i32> {
+            sample(e, p, 0.0)?;
+            let s = e.eval(p);
+            Some(match p.side_to_move() {
+                Side::Defenders => s,
+                Side::Attackers => -s,
+            })
+        }
+        match (self, pos) {
+            (AnyEvaluator::Small(e), AnyPosition::Small(p)) => score(e, p),
+            (AnyEvaluator::Narrow(e), AnyPosition::Narrow(p)) => score(e, p),
+            (AnyEvaluator::Wide(e), AnyPosition::Wide(p)) => score(e, p),
+            _ => None,
+        }
+    }
 }
 
 /// What [`tune`] found.

@@ -1,6 +1,6 @@
 //! The command line, run as a user or a script runs it (the `branan` binary in a
 //! child process): `perft`, `analyze` in a pipe, `otep` spoken to as OpenTafl
-//! speaks, `review`, and `serve`'s logs.
+//! speaks, `review`, `train-net`, and `serve`'s logs.
 
 #![cfg(feature = "server")]
 
@@ -11,3 +11,4 @@ mod otep;
 mod perft;
 mod pipe;
 mod review;
+mod train_net;
