@@ -6,10 +6,9 @@
 //! stay open for ever, one file descriptor each. [`limit`] wraps the request's
 //! payload so that reading it fails once the client has had the
 //! same time for the body (`BRANAN_CLIENT_REQUEST_TIMEOUT_MS`, counted from the
-//! moment the head was read). The body extractor then refuses the request (400,
-//! `/problems/malformed-json`, "the request body could not be read: the request
-//! body was not received within N ms") and actix closes the connection, since the
-//! body was not read to its end.
+//! moment the head was read). The body extractor then refuses the request (408,
+//! `/problems/request-timeout`, "the request body was not received within N ms")
+//! and actix closes the connection, since the body was not read to its end.
 
 use std::future::Future;
 use std::io;

@@ -6,15 +6,18 @@
 //! wrong method, a body it could not read, a middleware's refusal) are rewritten into
 //! the same shape by [`normalize_errors`], so no text/plain error ever leaves.
 
+use super::body_timeout::BodyTimedOut;
 use crate::analysis::service::RETRY_AFTER_S;
 use crate::analysis::{AnalysisError, Overloaded};
 pub use crate::json::problem::{FormError, PROBLEM_JSON, Problem, RequestError, types};
+use actix_cors::CorsError;
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::ServiceResponse;
+use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::ErrorHandlerResponse;
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
 
 /// A problem document of `status`.
 fn problem(kind: &str, title: &str, status: StatusCode, detail: impl Into<String>) -> Problem {
@@ -83,6 +86,9 @@ pub enum ApiError {
     /// The body is over the configured limit (413).
     #[error("the request body is larger than the limit of {limit} bytes")]
     BodyTooLarge { limit: usize },
+    /// The body did not arrive within the client request timeout (408).
+    #[error("the request body was not received within {ms} ms")]
+    RequestTimeout { ms: u128 },
     /// The body is not `application/json` (415).
     #[error("{detail}")]
     UnsupportedMediaType { detail: String },
@@ -98,6 +104,22 @@ pub enum ApiError {
     /// analysis not made).
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+}
+
+impl ApiError {
+    /// The refusal of a body that could not be read: too slow (408, see
+    /// [`super::body_timeout`]), else unreadable (400).
+    pub fn unreadable_body(e: &PayloadError) -> ApiError {
+        if let PayloadError::Io(io) = e
+            && let Some(t) = io.get_ref().and_then(|i| i.downcast_ref::<BodyTimedOut>())
+        {
+            return ApiError::RequestTimeout { ms: t.0 };
+        }
+        ApiError::from(FormError::MalformedJson {
+            detail: format!("the request body could not be read: {e}"),
+            path: None,
+        })
+    }
 }
 
 impl From<RequestError> for ApiError {
@@ -148,6 +170,12 @@ impl ApiError {
                 p.limit = Some(*limit);
                 p
             }
+            ApiError::RequestTimeout { .. } => problem(
+                types::REQUEST_TIMEOUT,
+                "Request timeout",
+                StatusCode::REQUEST_TIMEOUT,
+                detail,
+            ),
             ApiError::UnsupportedMediaType { .. } => problem(
                 types::UNSUPPORTED_MEDIA_TYPE,
                 "Unsupported media type",
@@ -211,7 +239,13 @@ pub fn normalize_errors<B: MessageBody + 'static>(
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();
-    let detail = res.response().error().map(|e| e.to_string());
+    let detail = res
+        .response()
+        .error()
+        .map(|e| match e.as_error::<CorsError>() {
+            Some(c) => cors_detail(c, res.request()),
+            None => e.to_string(),
+        });
     let (req, old) = res.into_parts();
     let mut new = status_problem(status, detail).into_response();
     for (name, value) in old.headers() {
@@ -223,6 +257,37 @@ pub fn normalize_errors<B: MessageBody + 'static>(
     Ok(ErrorHandlerResponse::Response(
         res.map_body(|_, b| EitherBody::right(b)),
     ))
+}
+
+/// A refused cross-origin request in the service's words: what the page asked
+/// for and what the service allows.
+fn cors_detail(e: &CorsError, req: &HttpRequest) -> String {
+    let asked = |name: header::HeaderName| {
+        req.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned()
+    };
+    match e {
+        CorsError::OriginNotAllowed => format!(
+            "the origin {:?} is not one this service answers pages of",
+            asked(header::ORIGIN)
+        ),
+        CorsError::MethodNotAllowed | CorsError::BadRequestMethod => format!(
+            "a page of another origin asked for {:?}; it may use GET and POST",
+            asked(header::ACCESS_CONTROL_REQUEST_METHOD)
+        ),
+        CorsError::HeadersNotAllowed | CorsError::BadRequestHeaders => format!(
+            "a page of another origin asked to send the headers {:?}; it may send Content-Type and Accept",
+            asked(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        ),
+        CorsError::MissingRequestMethod => {
+            "a preflight request (OPTIONS with an Origin) needs Access-Control-Request-Method"
+                .to_owned()
+        }
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

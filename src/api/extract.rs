@@ -10,7 +10,6 @@ use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
 use crate::json::body::from_json_bytes;
-use crate::json::problem::FormError;
 
 use super::AppState;
 use super::error::ApiError;
@@ -76,12 +75,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
             }
             let mut body = BytesMut::new();
             while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| {
-                    ApiError::from(FormError::MalformedJson {
-                        detail: format!("the request body could not be read: {e}"),
-                        path: None,
-                    })
-                })?;
+                let chunk = chunk.map_err(|e| ApiError::unreadable_body(&e))?;
                 if body.len() + chunk.len() > limit {
                     return Err(ApiError::BodyTooLarge { limit });
                 }

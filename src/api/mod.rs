@@ -208,6 +208,7 @@ fn json_config(config: &ServerConfig) -> web::JsonConfig {
                 E::ContentType => ApiError::UnsupportedMediaType {
                     detail: "send `Content-Type: application/json`".to_owned(),
                 },
+                E::Payload(p) => ApiError::unreadable_body(&p),
                 other => ApiError::from(FormError::MalformedJson {
                     detail: format!("invalid JSON body: {other}"),
                     path: None,

@@ -36,6 +36,7 @@ pub mod types {
         UNKNOWN_VARIANT = "/problems/unknown-variant",
         METHOD_NOT_ALLOWED = "/problems/method-not-allowed",
         BODY_TOO_LARGE = "/problems/body-too-large",
+        REQUEST_TIMEOUT = "/problems/request-timeout",
         UNSUPPORTED_MEDIA_TYPE = "/problems/unsupported-media-type",
         INVALID_POSITION = "/problems/invalid-position",
         ILLEGAL_MOVE = "/problems/illegal-move",

@@ -286,6 +286,14 @@ pub fn cases() -> Vec<Case> {
             .expect_header("allow", "GET, HEAD"),
         case("wrong method on the spec", "POST", "/openapi.json", 405)
             .expect_header("allow", "GET, HEAD"),
+        // A count that cannot be read is a 400, one read and out of range a 422
+        // (docs/api.md).
+        case("a negative count", "POST", "/v1/analyze", 400)
+            .json(json!({"variant": "brandubh", "time_ms": -5}))
+            .expect(json!({"type": "/problems/malformed-json", "field": "time_ms"})),
+        case("a count out of range", "POST", "/v1/analyze", 422)
+            .json(json!({"variant": "brandubh", "time_ms": 0}))
+            .expect(json!({"type": "/problems/invalid-field", "field": "time_ms"})),
         // 413
         case("body over the limit", "POST", "/v1/moves", 413)
             .raw(Some("application/json"), &big)

@@ -295,9 +295,13 @@ Content-Length: 100\r\n\r\n";
     }
     for s in [&mut stalled, &mut trickle] {
         let (res, _) = read_until_closed(s, Duration::from_secs(10));
-        assert!(res.starts_with("HTTP/1.1 400"), "{res}");
+        assert!(res.starts_with("HTTP/1.1 408"), "{res}");
         assert!(res.contains("application/problem+json"), "{res}");
-        assert!(res.contains("not received within 1000 ms"), "{res}");
+        assert!(res.contains("/problems/request-timeout"), "{res}");
+        assert!(
+            res.contains("\"detail\":\"the request body was not received within 1000 ms\""),
+            "{res}"
+        );
     }
     // A body sent in time is answered.
     let body = r#"{"variant":"brandubh"}"#;

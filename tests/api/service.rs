@@ -47,14 +47,15 @@ async fn cors_restricted_to_configured_origins() {
         ..ServerConfig::default()
     };
     let svc = test::init_service(app(AppState::new(config))).await;
-    let preflight = |origin: &'static str| {
+    let preflight_of = |origin: &'static str, method: &'static str| {
         test::TestRequest::default()
             .method(actix_web::http::Method::OPTIONS)
             .uri("/v1/play")
             .insert_header(("origin", origin))
-            .insert_header(("access-control-request-method", "POST"))
+            .insert_header(("access-control-request-method", method))
             .to_request()
     };
+    let preflight = |origin| preflight_of(origin, "POST");
     let ok = test::call_service(&svc, preflight("https://good.example")).await;
     assert_eq!(ok.status(), 200);
     assert_eq!(
@@ -72,6 +73,19 @@ async fn cors_restricted_to_configured_origins() {
             .headers()
             .get("access-control-allow-origin")
             .is_none()
+    );
+    let body: serde_json::Value = test::read_body_json(refused).await;
+    assert_eq!(
+        body["detail"],
+        "the origin \"https://evil.example\" is not one this service answers pages of"
+    );
+    let refused = test::call_service(&svc, preflight_of("https://good.example", "DELETE")).await;
+    assert_eq!(refused.status(), 400);
+    let body: serde_json::Value = test::read_body_json(refused).await;
+    assert_eq!(body["type"], "/problems/bad-request");
+    assert_eq!(
+        body["detail"],
+        "a page of another origin asked for \"DELETE\"; it may use GET and POST"
     );
 }
 

@@ -901,6 +901,29 @@ fn the_page_plays_and_analyses_in_chromium() {
     assert_eq!(shown_moves(&b), "d9-d8,e7-h7", "the board's game is kept");
     select("avariant", "brandubh");
 
+    // A malformed position is refused in words that name the field once.
+    b.js(
+        "document.getElementById('position-input').value = '3t3/3t3/3T3/ttTKTttt/3T3/3t3/3t3 a 0'; \
+         document.getElementById('moves-input').value = '';",
+    );
+    b.click("#load");
+    agree_if_asked(&b);
+    let refused = b.wait(
+        "the refusal of a malformed position",
+        "(document.getElementById('error').hidden ? null : document.getElementById('error').textContent)",
+        long,
+    );
+    assert_eq!(
+        refused,
+        "Malformed position: column 13: rank 4 has 8 squares, but the other ranks have 7"
+    );
+    // The browser logs the refusal, and nothing else has been logged so far.
+    let logged = b.console_errors();
+    assert!(
+        logged.len() == 1 && logged[0].contains("/v1/moves") && logged[0].contains("400"),
+        "{logged:?}"
+    );
+
     // A forced result is said as the winner's moves (not plies), whoever is to
     // move, in every language; the last one is played: the bar stands at the result.
     let dicts = dictionaries(&b);

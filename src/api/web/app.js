@@ -254,7 +254,12 @@ function showError(err) {
   if (err instanceof BrananError) {
     const key = `problem.${err.problem.type}`;
     const title = t(key) === key ? err.problem.title : t(key);
-    el.textContent = `${title}: ${err.message}`;
+    // The detail names its field for callers of the API ("position: column
+    // 13: ..."); beside a title that says what was wrong, once is enough.
+    const field = err.problem.field;
+    const detail = field && err.message.startsWith(`${field}: `)
+      ? err.message.slice(field.length + 2) : err.message;
+    el.textContent = `${title}: ${detail}`;
   } else if (err instanceof TypeError) {
     el.textContent = t("network");
   } else {
