@@ -88,11 +88,14 @@ fn annotated(req: &ReviewRequest, plies: &[PlyDto], format: Format) -> Result<St
     game_record::write(&record, format).map_err(|e| e.to_string())
 }
 
-/// `+0.35` (a score in soldiers), `#3` (wins in 3 plies), `#-2` (loses in 2).
+/// `+0.35` (a score in soldiers), `#2` (the side to move wins with its second
+/// move from here: `{"win": 3}`), `#-1` (the other side wins with its next move:
+/// `{"win": -2}`). Forced results are counted in the winner's moves, as the page
+/// says them; the API counts plies.
 fn eval_text(e: &EvalDto) -> String {
     match e.score {
         ScoreDto::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-        ScoreDto::Win(n) => format!("#{n}"),
+        ScoreDto::Win(n) => format!("#{}", n.signum() * ((n.abs() + 1) / 2)),
     }
 }
 
@@ -329,4 +332,25 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forced_results_are_said_in_the_winners_moves() {
+        let text = |score| {
+            eval_text(&EvalDto {
+                score,
+                win_chance: 0.5,
+            })
+        };
+        assert_eq!(text(ScoreDto::Win(1)), "#1");
+        assert_eq!(text(ScoreDto::Win(3)), "#2");
+        assert_eq!(text(ScoreDto::Win(5)), "#3");
+        assert_eq!(text(ScoreDto::Win(-2)), "#-1");
+        assert_eq!(text(ScoreDto::Win(-4)), "#-2");
+        assert_eq!(text(ScoreDto::Cp(-35)), "-0.35");
+    }
 }
