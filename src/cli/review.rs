@@ -11,13 +11,14 @@ use clap::Args;
 
 use crate::analysis::{Limits, ReviewPlan, ReviewSettings, Settings, execute, game_record};
 use crate::json::analyze::ScoreDto;
+use crate::json::dto::SideDto;
 use crate::json::problem::Problem;
 use crate::json::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
 use crate::json::rule_object::RulesInput;
 use crate::record::{Format, GameResult, Record};
 use crate::review::PlyReview;
-use crate::rules::Side;
-use crate::search::Searcher;
+use crate::rules::{AnyVariant, Side};
+use crate::search::{Score, Searcher};
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
@@ -57,16 +58,26 @@ fn parse_format(name: &str) -> Result<Format, String> {
 
 /// The review's word on a move, as a record's comment: its class, its evaluation,
 /// and the best move when it was not played.
-fn judgement(p: &PlyDto) -> String {
-    let mut text = format!("{} {}", p.class, eval_text(&p.played));
+fn judgement(p: &PlyDto, variant: AnyVariant) -> String {
+    let draw = draw_worth(variant, p.side);
+    let mut text = format!("{} {}", p.class, eval_text(&p.played, draw));
     if p.best_move != p.mv {
-        text.push_str(&format!("; best {} {}", p.best_move, eval_text(&p.best)));
+        text.push_str(&format!(
+            "; best {} {}",
+            p.best_move,
+            eval_text(&p.best, draw)
+        ));
     }
     text
 }
 
 /// The reviewed game as a record, each move commented with its judgement.
-fn annotated(req: &ReviewRequest, plies: &[PlyDto], format: Format) -> Result<String, String> {
+fn annotated(
+    req: &ReviewRequest,
+    plies: &[PlyDto],
+    variant: AnyVariant,
+    format: Format,
+) -> Result<String, String> {
     let limits = Limits {
         max_moves: usize::MAX,
     };
@@ -79,7 +90,7 @@ fn annotated(req: &ReviewRequest, plies: &[PlyDto], format: Format) -> Result<St
         None => game_record::of_game(&built, Vec::new()).map_err(|e| e.to_string())?,
     };
     for (m, p) in record.moves.iter_mut().zip(plies) {
-        let word = judgement(p);
+        let word = judgement(p, variant);
         m.comment = Some(match m.comment.take() {
             Some(c) if !c.trim().is_empty() => format!("{} ({word})", c.trim()),
             _ => word,
@@ -88,19 +99,34 @@ fn annotated(req: &ReviewRequest, plies: &[PlyDto], format: Format) -> Result<St
     game_record::write(&record, format).map_err(|e| e.to_string())
 }
 
-/// `+0.35` (a score in soldiers), `#2` (the side to move wins with its second
-/// move from here: `{"win": 3}`), `#-1` (the other side wins with its next move:
-/// `{"win": -2}`). Forced results are counted in the winner's moves, as the page
-/// says them; the API counts plies.
-fn eval_text(e: &EvalDto) -> String {
+/// What a draw is worth to `side` in `variant`'s scores: the zero of the
+/// scores the review writes.
+fn draw_worth(variant: AnyVariant, side: SideDto) -> i32 {
+    let side = match side {
+        SideDto::Attackers => Side::Attackers,
+        SideDto::Defenders => Side::Defenders,
+    };
+    match Score::draw(variant, side) {
+        Score::Cp(cp) => cp,
+        Score::Win(_) => 0,
+    }
+}
+
+/// `+0.35` (a score in soldiers, measured from what a draw is worth to the side
+/// whose score it is, `draw`: its sign is the side the win chance favours),
+/// `#2` (the side wins with its second move from here: `{"win": 3}`), `#-1`
+/// (the other side wins with its next move: `{"win": -2}`). Forced results are
+/// counted in the winner's moves, as the page says them; the API counts plies.
+fn eval_text(e: &EvalDto, draw: i32) -> String {
     match e.score {
-        ScoreDto::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        ScoreDto::Cp(cp) => format!("{:+.2}", f64::from(cp - draw) / 100.0),
         ScoreDto::Win(n) => format!("#{}", n.signum() * ((n.abs() + 1) / 2)),
     }
 }
 
 /// One line of the annotated game.
-fn ply_line(p: &PlyDto) -> String {
+fn ply_line(p: &PlyDto, variant: AnyVariant) -> String {
+    let draw = draw_worth(variant, p.side);
     let mark = match p.class.as_str() {
         "inaccuracy" => "?!",
         "mistake" => "?",
@@ -117,12 +143,16 @@ fn ply_line(p: &PlyDto) -> String {
         side,
         p.mv,
         mark,
-        eval_text(&p.played),
+        eval_text(&p.played, draw),
         p.played.win_chance * 100.0,
         p.class
     );
     if p.best_move != p.mv {
-        line.push_str(&format!(" (best {} {})", p.best_move, eval_text(&p.best)));
+        line.push_str(&format!(
+            " (best {} {})",
+            p.best_move,
+            eval_text(&p.best, draw)
+        ));
     }
     line
 }
@@ -251,6 +281,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let json = args.json;
+    let variant = plan.variant;
     let annotate = args.annotate;
     if !json && annotate.is_none() {
         let _ = writeln!(out, "{}", header(&plan));
@@ -270,7 +301,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         let line = if json {
             serde_json::to_string(p).unwrap_or_default()
         } else {
-            ply_line(p)
+            ply_line(p, variant)
         };
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
@@ -284,7 +315,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     if let Some(format) = annotate {
-        match annotated(&req, &plies, format) {
+        match annotated(&req, &plies, variant, format) {
             Ok(text) => {
                 let _ = write!(out, "{text}");
             }
@@ -327,7 +358,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default(),
-            eval_text(&summary.eval),
+            eval_text(&summary.eval, draw_worth(variant, summary.to_move)),
             summary.eval.win_chance * 100.0
         );
     }
@@ -341,10 +372,13 @@ mod tests {
     #[test]
     fn forced_results_are_said_in_the_winners_moves() {
         let text = |score| {
-            eval_text(&EvalDto {
-                score,
-                win_chance: 0.5,
-            })
+            eval_text(
+                &EvalDto {
+                    score,
+                    win_chance: 0.5,
+                },
+                0,
+            )
         };
         assert_eq!(text(ScoreDto::Win(1)), "#1");
         assert_eq!(text(ScoreDto::Win(3)), "#2");
@@ -352,5 +386,27 @@ mod tests {
         assert_eq!(text(ScoreDto::Win(-2)), "#-1");
         assert_eq!(text(ScoreDto::Win(-4)), "#-2");
         assert_eq!(text(ScoreDto::Cp(-35)), "-0.35");
+    }
+
+    /// A score is written from what a draw is worth, so that its sign is the side
+    /// the win chance beside it favours.
+    #[test]
+    fn scores_are_written_from_an_even_game() {
+        let v = AnyVariant::by_id("copenhagen").unwrap();
+        let even = crate::search::even_score(v);
+        assert!(even > 0);
+        let e = |cp| EvalDto {
+            score: ScoreDto::Cp(cp),
+            win_chance: 0.5,
+        };
+        assert_eq!(draw_worth(v, SideDto::Attackers), even);
+        assert_eq!(draw_worth(v, SideDto::Defenders), -even);
+        // The defenders at -4.40 in the engine's own units are well ahead.
+        let d = draw_worth(v, SideDto::Defenders);
+        assert_eq!(
+            eval_text(&e(-440), d),
+            format!("{:+.2}", f64::from(even - 440) / 100.0)
+        );
+        assert_eq!(eval_text(&e(-even), d), "+0.00");
     }
 }

@@ -411,13 +411,6 @@ function renderMoveList() {
   else ol.scrollTop = 0;
 }
 
-/** The engine's score as soldiers from the attackers' side: "+1.2", "−0.4". */
-function scoreText(score, toMove) {
-  const cp = score.cp * (toMove === "attackers" ? 1 : -1);
-  const sign = cp > 0 ? "+" : cp < 0 ? "−" : "";
-  return sign + Math.abs(cp / 100).toFixed(1);
-}
-
 /**
  * What a score means, from an answer's `score` and `win_chance` (the side to
  * move's): the side favoured and its expected result, or who wins a forced game in
@@ -458,7 +451,6 @@ function renderAnalysis() {
   const blank = () => {
     $("depth").textContent = "–";
     $("depth").dataset.depth = "0";
-    $("score").textContent = "–";
     $("nodes").textContent = "–";
     $("lines").innerHTML = "";
   };
@@ -485,7 +477,6 @@ function renderAnalysis() {
   $("eval").dataset.percent = m.pct === undefined ? "" : String(m.pct);
   $("depth").textContent = String(a.depth);
   $("depth").dataset.depth = String(a.depth);
-  $("score").textContent = "win" in a.score ? m.text : scoreText(a.score, toMove);
   const compact = new Intl.NumberFormat(S.lang, { notation: "compact", maximumFractionDigits: 1 });
   $("nodes").textContent = `${compact.format(a.nodes)} (${compact.format(a.nps)}/s)`;
   const lines = a.lines && a.lines.length ? a.lines : [{ move: a.pv[0], score: a.score, win_chance: a.win_chance, pv: a.pv }];
