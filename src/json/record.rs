@@ -74,6 +74,10 @@ pub struct RecordResponse {
     pub start: String,
     /// The game's moves, in canonical form (`e7-e4`).
     pub moves: Vec<String>,
+    /// The record's tags other than the rules, the start and the result, as
+    /// written and in order: sent back as `tags` with the game's moves, they are
+    /// written again.
+    pub tags: Vec<TagDto>,
 }
 
 /// The tags a record states of itself, which the writer writes from the game.
@@ -122,6 +126,14 @@ impl RecordRequest {
             rules_id: built.variant.rules_id().to_owned(),
             start: built.start.to_string(),
             moves: built.game.moves().iter().map(ToString::to_string).collect(),
+            tags: record
+                .tags
+                .iter()
+                .map(|(name, value)| TagDto {
+                    name: name.clone(),
+                    value: value.clone(),
+                })
+                .collect(),
         })
     }
 }

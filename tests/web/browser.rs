@@ -861,7 +861,10 @@ fn the_page_plays_and_analyses_in_chromium() {
         "the saved game is the board's"
     );
     let otg: Value = ureq::post(&format!("{url}/v1/record"))
-        .send_json(json!({"variant": "tablut", "moves": ["d9-d8", "e7-h7"], "format": "otg"}))
+        .send_json(
+            json!({"variant": "tablut", "moves": ["d9-d8", "e7-h7"], "format": "otg",
+            "tags": [{"name": "event", "value": "Club night"}]}),
+        )
         .expect("a record")
         .into_json()
         .expect("JSON");
@@ -888,6 +891,25 @@ fn the_page_plays_and_analyses_in_chromium() {
     assert_eq!(
         b.js("return document.getElementById('moves-input').value;"),
         "d9-d8 e7-h7"
+    );
+    // Saved again, the game keeps the record's tags.
+    b.js("document.getElementById('record-input').value = '';");
+    b.click("#record-save");
+    let resaved = b.wait(
+        "the record saved again",
+        "document.getElementById('record-input').value || null",
+        long,
+    );
+    let read: Value = ureq::post(&format!("{url}/v1/record"))
+        .send_json(json!({"record": resaved, "format": "otg"}))
+        .expect("the record saved again reads back")
+        .into_json()
+        .expect("JSON");
+    assert_eq!(read["moves"], json!(["d9-d8", "e7-h7"]), "{resaved}");
+    assert_eq!(
+        read["tags"],
+        json!([{"name": "event", "value": "Club night"}]),
+        "{resaved}"
     );
     b.js(&format!(
         "document.getElementById('record-input').value = {};",

@@ -170,6 +170,7 @@ async function loadGame(g, variant, start, moves, view = null, captures = []) {
   if (gen !== g.gen) return false;
   g.variant = variant;
   g.start = start;
+  g.tags = [];
   g.thinking = false;
   g.history = [{ move: null, captures: [], res: canonical.length ? null : res }];
   canonical.forEach((move, i) => {
@@ -861,6 +862,8 @@ async function loadRecord() {
     $("setup").hidden = true;
     stopAnalysis();
     if (await loadGame(g, variant, rec.start, rec.moves)) {
+      // Saved again, the game keeps the record's tags (who played, where, when).
+      g.tags = (rec.tags || []).filter((tag) => /^[A-Za-z0-9_-]+$/.test(tag.name));
       fillAnalysisFields();
       startAnalysis();
     }
@@ -877,6 +880,7 @@ async function saveRecord() {
   try {
     const rec = await api.record({
       variant: g.variant.id, position: g.start, moves: movesUpTo(g, lastIndex(g)), format,
+      tags: g.tags || [],
     });
     $("record-input").value = rec.record;
     const url = URL.createObjectURL(new Blob([rec.record], { type: "text/plain" }));
