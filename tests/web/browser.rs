@@ -821,6 +821,26 @@ fn the_page_plays_and_analyses_in_chromium() {
     assert_eq!(requests, json!(1), "a 4-move game loaded with one request");
     let arrows = b.js("return document.querySelectorAll('#board line.arrow').length;");
     assert!(arrows.as_u64().unwrap_or(0) >= 1, "no best-line arrow");
+    // The best line's moves alternate sides, each side's arrows in its colour and
+    // apart from the other side's.
+    let drawn = b.js(
+        "const to = document.getElementById('eval').dataset.toMove; \
+         return [...document.querySelectorAll('#board line.arrow')].map((l, i) => ({ \
+           side: l.dataset.side, \
+           want: i % 2 === 0 ? to : (to === 'attackers' ? 'defenders' : 'attackers'), \
+           stroke: getComputedStyle(l).stroke, \
+           y: Number(l.getAttribute('y1')) - Number(l.getAttribute('y2')) === 0 ? Number(l.getAttribute('y1')) : null }));",
+    );
+    let drawn = drawn.as_array().cloned().unwrap_or_default();
+    for d in &drawn {
+        assert_eq!(d["side"], d["want"], "{drawn:?}");
+    }
+    if drawn.len() >= 2 {
+        assert_ne!(drawn[0]["stroke"], drawn[1]["stroke"], "{drawn:?}");
+        if !drawn[0]["y"].is_null() && !drawn[1]["y"].is_null() {
+            assert_ne!(drawn[0]["y"], drawn[1]["y"], "{drawn:?}");
+        }
+    }
     let lines = b.js("return document.querySelectorAll('#lines li').length;");
     assert_eq!(lines, json!(3), "three lines");
     b.screenshot(&shots.join("analyse-desktop.png"));

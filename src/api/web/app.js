@@ -290,7 +290,8 @@ function render() {
   const escapes = new Set(v.escape === "corners" ? v.escape_squares : []);
   const edges = new Set(v.escape === "edges" ? v.escape_squares : []);
   const parts = [];
-  parts.push(`<defs><marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0,0L10,5L0,10z" fill="#1565c0"/></marker></defs>`);
+  const head = (who) => `<marker id="ah-${who}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path class="head ${who}" d="M0,0L10,5L0,10z"/></marker>`;
+  parts.push(`<defs>${head("attackers")}${head("defenders")}</defs>`);
   parts.push(`<rect width="${side}" height="${side}" fill="#3b2a1a"/>`);
   for (let rank = 0; rank < n; rank++) {
     for (let file = 0; file < n; file++) {
@@ -332,15 +333,23 @@ function render() {
     parts.push(`<circle class="dot${m.captures.length ? " capture" : ""}" cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${m.captures.length ? 9 : 6}"/>`);
   }
   if (S.mode === "analyse" && S.analysis && !S.editing) {
+    const mover = S.analysisToMove;
     S.analysis.pv.slice(0, 3).forEach((mv, i) => {
       const [from, to] = mv.split("-");
       if (!from || !to) return;
-      const [x1, y1] = squareXY(from, n).map((c) => c + CELL / 2);
-      const [x2r, y2r] = squareXY(to, n).map((c) => c + CELL / 2);
+      // Each side's arrows in its own colour, and a few pixels to its own side of
+      // the line (below or right for the attackers), so that an answer along the
+      // same rank or file stays apart from the move it answers.
+      const who = i % 2 === 0 ? mover : other(mover);
+      const shift = who === "attackers" ? 4 : -4;
+      const [fx, fy] = squareXY(from, n).map((c) => c + CELL / 2);
+      const [tx, ty] = squareXY(to, n).map((c) => c + CELL / 2);
+      const [dx, dy] = fy === ty ? [0, shift] : [shift, 0];
+      const [x1, y1, x2r, y2r] = [fx + dx, fy + dy, tx + dx, ty + dy];
       const len = Math.hypot(x2r - x1, y2r - y1) || 1;
       const x2 = x2r - ((x2r - x1) / len) * 8;
       const y2 = y2r - ((y2r - y1) / len) * 8;
-      parts.push(`<line class="arrow" data-from="${from}" data-to="${to}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke-width="${7 - i * 2}" stroke-opacity="${0.85 - i * 0.2}" marker-end="url(#ah)"/>`);
+      parts.push(`<line class="arrow ${who}" data-side="${who}" data-from="${from}" data-to="${to}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke-width="${7 - i * 2}" stroke-opacity="${0.85 - i * 0.2}" marker-end="url(#ah-${who})"/>`);
     });
   }
   const svg = $("board");
