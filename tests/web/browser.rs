@@ -948,6 +948,11 @@ fn the_page_plays_and_analyses_in_chromium() {
         "{refused}"
     );
     assert_eq!(shown_moves(&b), "d9-d8,e7-h7", "the board's game is kept");
+    assert_eq!(
+        b.js("return document.getElementById('error').previousElementSibling.contains(document.getElementById('record-load'));"),
+        json!(true),
+        "the refusal of a record is shown below the record's buttons"
+    );
     select("avariant", "brandubh");
 
     // A malformed position is refused in words that name the field once.
@@ -972,6 +977,12 @@ fn the_page_plays_and_analyses_in_chromium() {
         logged.len() == 1 && logged[0].contains("/v1/moves") && logged[0].contains("400"),
         "{logged:?}"
     );
+    assert_eq!(
+        b.js("return document.getElementById('error').previousElementSibling.contains(document.getElementById('load'));"),
+        json!(true),
+        "the refusal is shown below the Load button"
+    );
+    b.screenshot(&shots.join("refusal.png"));
 
     // A forced result is said as the winner's moves (not plies), whoever is to
     // move, in every language; the last one is played: the bar stands at the result.

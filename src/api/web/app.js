@@ -250,8 +250,14 @@ function squareXY(name, size) {
   return [MARGIN + col * CELL, MARGIN + row * CELL];
 }
 
-function showError(err) {
+/**
+ * Shows a refusal in words: below the row of the button that caused it (`near`,
+ * a button's id), where the user is looking, else at the top of the panel.
+ */
+function showError(err, near = null) {
   const el = $("error");
+  const row = near && $(near) ? $(near).closest(".buttons") : null;
+  (row || $("status-row")).after(el);
   if (err instanceof BrananError) {
     const key = `problem.${err.problem.type}`;
     const title = t(key) === key ? err.problem.title : t(key);
@@ -849,7 +855,7 @@ async function loadAnalysis() {
     stopAnalysis();
     if (await loadGame(g, variant, start, moves)) startAnalysis();
   } catch (err) {
-    showError(err);
+    showError(err, "load");
   }
 }
 
@@ -863,7 +869,7 @@ async function loadRecord() {
     const rec = await api.record({ record: text, format: $("record-format").value });
     const variant = S.variants.find((v) => v.id === rec.variant);
     if (!variant) {
-      showError(new Error(t("record_custom_rules", { rules: rec.rules_id })));
+      showError(new Error(t("record_custom_rules", { rules: rec.rules_id })), "record-load");
       return;
     }
     if (!(await confirmDiscard(g, "analyse"))) return;
@@ -877,7 +883,7 @@ async function loadRecord() {
       startAnalysis();
     }
   } catch (err) {
-    showError(err);
+    showError(err, "record-load");
   }
 }
 
@@ -901,7 +907,7 @@ async function saveRecord() {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 0);
   } catch (err) {
-    showError(err);
+    showError(err, "record-save");
   }
 }
 
@@ -917,7 +923,7 @@ async function toggleSetup() {
       if (await loadGame(g, g.variant, pos, [])) startAnalysis();
     } catch (err) {
       render();
-      showError(err);
+      showError(err, "setup-toggle");
     }
     return;
   }
