@@ -14,9 +14,9 @@ use clap::Args;
 use crate::review::fit::chance;
 use crate::review::win_chance::SCALES;
 use crate::rules::{AnyVariant, Side};
+use crate::search::hand_even_score;
 use crate::search::net::CP_PER_LOGIT;
 use crate::search::net_train::{NetSample, TrainOptions, defenders_chance, position_inputs, train};
-use crate::search::params::EVEN_SCORES;
 use crate::search::tune::AnyEvaluator;
 
 #[derive(Args, Debug)]
@@ -100,16 +100,10 @@ impl Reader {
             .iter()
             .find(|(id, _)| *id == variant.id())
             .map_or(1264.0, |&(_, k)| k);
-        let offset = self.offset.unwrap_or_else(|| {
-            EVEN_SCORES
-                .iter()
-                .find(|(id, _)| *id == variant.id())
-                .map_or(0.0, |&(_, s)| f64::from(s))
-        });
-        let hand_offset = EVEN_SCORES
-            .iter()
-            .find(|(id, _)| *id == variant.id())
-            .map_or(0.0, |&(_, s)| f64::from(s));
+        // The hand-written evaluation's even score: its scores are read as
+        // chances around it, and a residual net corrects it.
+        let hand_offset = f64::from(hand_even_score(variant));
+        let offset = self.offset.unwrap_or(hand_offset);
         let opening = record["opening"].as_array().map_or(0, Vec::len);
         let scores = record["scores"].as_array();
         let eval = self

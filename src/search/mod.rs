@@ -47,7 +47,7 @@ pub(crate) mod tune;
 pub use clock::Limits;
 pub use eval::weights;
 pub use level::LevelRequest;
-pub use score::{Score, even_score, family_preset, net_plays};
+pub use score::{Score, even_score, family_preset, hand_even_score, net_plays};
 pub use searcher::{Analysis, Iteration, Line, Searcher, analyze};
 
 /// The most lines an analysis request may ask for (`multipv`).

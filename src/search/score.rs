@@ -23,6 +23,12 @@ pub fn even_score(variant: AnyVariant) -> i32 {
     with_word!(variant, AnyVariant, v => eval::even_score(v))
 }
 
+/// What an even game scores for the attackers in `variant` in the hand-written
+/// evaluation, whether or not a net plays it.
+pub fn hand_even_score(variant: AnyVariant) -> i32 {
+    with_word!(variant, AnyVariant, v => eval::hand_even_score(v))
+}
+
 /// Whether a learned net scores `variant`'s positions ([`super::net`]): its
 /// scores are then the logit of the defenders' chance in units of
 /// [`super::net::CP_PER_LOGIT`], around an even score of 0.
