@@ -86,6 +86,26 @@ impl From<Score> for ScoreDto {
     }
 }
 
+/// How a forced result (`{"win": n}`) is known: `solver`, found by the forced-win
+/// solver; `search`, found by the search and checked by walking every defence.
+/// Either way it is a proof under the full rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = Proof)]
+pub enum ProofDto {
+    Solver,
+    Search,
+}
+
+impl From<search::Proof> for ProofDto {
+    fn from(p: search::Proof) -> ProofDto {
+        match p {
+            search::Proof::Solver => ProofDto::Solver,
+            search::Proof::Search => ProofDto::Search,
+        }
+    }
+}
+
 /// One of the best lines.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[schema(as = Line)]
@@ -93,6 +113,9 @@ pub struct LineDto {
     #[serde(rename = "move")]
     pub mv: String,
     pub score: ScoreDto,
+    /// How `score` is known when it is a forced result (absent for an estimate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofDto>,
     /// `score` as the side to move's expected result, 0 to 1 (see the analysis's
     /// `win_chance`).
     #[schema(minimum = 0, maximum = 1, example = 0.52)]
@@ -106,6 +129,7 @@ impl LineDto {
         LineDto {
             mv: l.mv.to_string(),
             score: l.score.into(),
+            proof: l.proof.map(Into::into),
             win_chance: win_chance(game, l.score),
             pv: l.pv.iter().map(ToString::to_string).collect(),
         }
@@ -177,6 +201,10 @@ pub struct AnalyzeResponse {
     pub best_move: Option<String>,
     /// The best line's score (`{"cp": 0}` on a finished game).
     pub score: ScoreDto,
+    /// How `score` is known when it is a forced result: `solver` or `search`
+    /// (absent for an estimate). A `{"win": n}` score is always proved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofDto>,
     /// The side to move's expected result, 0 to 1: the chance that it wins, read
     /// from `score` by a curve fitted on self-play games for each preset, the same
     /// as `POST /v1/review` uses (1 for a forced win, 0 for a forced loss; on a
@@ -297,6 +325,7 @@ impl AnalyzeResponse {
             status,
             best_move: a.best_move.map(|m| m.to_string()),
             score: a.score.into(),
+            proof: a.lines.first().and_then(|l| l.proof).map(Into::into),
             win_chance: win_chance(&p.built.game, a.score),
             pv: names(&a.pv),
             depth: a.depth,
@@ -325,6 +354,9 @@ pub struct InfoEvent {
     pub depth: u32,
     /// The best line's score, from the side to move's point of view.
     pub score: ScoreDto,
+    /// How `score` is known when it is a forced result (absent for an estimate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofDto>,
     /// `score` as the side to move's expected result, 0 to 1 (as the analysis's
     /// `win_chance`).
     #[schema(minimum = 0, maximum = 1)]
@@ -350,6 +382,7 @@ impl InfoEvent {
         InfoEvent {
             depth: it.depth,
             score: score.into(),
+            proof: best.and_then(|l| l.proof).map(Into::into),
             win_chance: win_chance(game, score),
             pv: best.map_or_else(Vec::new, |l| names(&l.pv)),
             nodes: it.nodes,

@@ -201,7 +201,10 @@ fn a_missed_win_in_one_is_judged_at_its_ply() {
         "{p:?}"
     );
     assert!(matches!(p.played_score, Score::Cp(_)), "{p:?}");
-    assert_eq!(r.defenders.count(Class::MissedWin), 1);
+    // And c2-c7 before it missed a slower win: d1-e1, which the solver proves
+    // wins in 9 plies.
+    assert_eq!(r.plies[1].class, Class::MissedWin, "{:?}", r.plies[1]);
+    assert_eq!(r.defenders.count(Class::MissedWin), 2);
     assert_eq!(r.plies[2].class, Class::Blunder);
     assert_eq!(r.plies[2].class, Class::Blunder);
     // A move that keeps a slower forced win is no missed win.

@@ -171,6 +171,7 @@ pub(super) fn to_lines(results: &[RootResult]) -> Vec<Line> {
                 mv: *r.pv.first()?,
                 score: Score::from_internal(r.score),
                 pv: r.pv.clone(),
+                proof: None,
             })
         })
         .collect()

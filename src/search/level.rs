@@ -179,6 +179,7 @@ mod tests {
                 mv: mv(i as u8),
                 score,
                 pv: vec![mv(i as u8)],
+                proof: None,
             })
             .collect();
         Analysis {

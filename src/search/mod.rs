@@ -22,6 +22,7 @@
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
 //! `corner_play.rs` (the evaluation's corner geometry), `net.rs` (the
 //! learned evaluation) + `net_train.rs` (its training), `score.rs` (scores),
+//! `solver.rs` (the forced-win solver) + `prove.rs` (what an analysis proves),
 //! `clock.rs` (limits), `level.rs` + `ladders.rs` (strength levels), `rng.rs` (the
 //! seeded generator of the levels and the lab), `bench.rs` (the benchmark).
 
@@ -37,10 +38,12 @@ mod negamax;
 pub mod net;
 pub mod net_train;
 pub mod params;
+mod prove;
 pub mod rng;
 mod score;
 mod searcher;
 mod smp;
+mod solver;
 mod tt;
 pub(crate) mod tune;
 
@@ -49,6 +52,7 @@ pub use eval::weights;
 pub use level::LevelRequest;
 pub use score::{Score, even_score, family_preset, hand_even_score, net_plays};
 pub use searcher::{Analysis, Iteration, Line, Searcher, analyze};
+pub use solver::Proof;
 
 /// The most lines an analysis request may ask for (`multipv`).
 pub const MAX_MULTIPV: usize = 5;

@@ -582,7 +582,7 @@ fn king_threats<W: Word>(pos: &Position<W>, list: &mut MoveList) {
 }
 
 /// The king's move along one of his open `lines` to the escape square.
-fn escape_move<W: Word>(pos: &Position<W>, lines: Lines<W>) -> Option<Move> {
+pub(super) fn escape_move<W: Word>(pos: &Position<W>, lines: Lines<W>) -> Option<Move> {
     let k = pos.king()?;
     let end = BitBoard(lines.path) & pos.variant().escape_squares;
     Some(Move {

@@ -245,3 +245,19 @@ pub const CHECK_EVERY_NODES: u64 = 1024;
 
 /// Default transposition table size, in MiB.
 pub const DEFAULT_TT_MB: usize = 16;
+
+/// The forced-win solver at the root, before the search: the share of a time
+/// limit it may spend (one part in this many), and its node budget (also the
+/// most it spends in a search without a time limit, so that such a search stays
+/// deterministic).
+pub const ROOT_SOLVER_TIME_DIVISOR: u64 = 8;
+pub const ROOT_SOLVER_NODES: u64 = 200_000;
+/// The check of a win the search claims: at most this long after the search
+/// (within the 50 ms an analysis may run over its time limit) and this many nodes.
+pub const CHECK_MS: u64 = 40;
+pub const CHECK_NODES: u64 = 2_000_000;
+/// The solver's failure table: 2^this entries of 8 bytes.
+pub const SOLVER_TABLE_BITS: u32 = 18;
+/// What a line the search sees as won, but that no proof confirms, scores: above
+/// any evaluation, below every proved result.
+pub const UNPROVED_WIN_CP: i32 = 10_000;

@@ -9,7 +9,9 @@ use super::level::{self, LevelRequest};
 use super::move_picker::Heuristics;
 use super::negamax::{self, Frame};
 use super::params::DEFAULT_TT_MB;
+use super::prove::{self, Checked};
 use super::smp::{self, HelperTables};
+use super::solver::Proof;
 use super::tt::Tt;
 use super::{Limits, Score};
 use crate::rules::{AnyGameRef, Game, Move, Outcome, Word, with_word};
@@ -21,6 +23,8 @@ pub struct Line {
     pub score: Score,
     /// The principal variation, starting with `mv`.
     pub pv: Vec<Move>,
+    /// How a forced result (`Score::Win`) is known; `None` for an estimate.
+    pub proof: Option<Proof>,
 }
 
 /// The result of an analysis.
@@ -171,16 +175,18 @@ impl Searcher {
         })
     }
 
-    /// The iterative deepening of the game's position, over `only` of its moves
-    /// when given, with the tables as they are: on this thread alone, or with
-    /// helper threads when the limits ask for more than one.
+    /// The analysis of the game's position, over `only` of its moves when given,
+    /// with the tables as they are: the solver's try at the root, then the
+    /// iterative deepening on this thread alone, or with helper threads when the
+    /// limits ask for more than one; every forced result it claims is checked
+    /// ([`prove`]).
     fn search<W: Word>(
         &mut self,
         game: &Game<W>,
         limits: &Limits,
         multipv: usize,
         stop: &AtomicBool,
-        listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
+        mut listener: Option<&mut dyn FnMut(&Iteration<'_>)>,
         only: Option<&[Move]>,
     ) -> Analysis {
         let Searcher {
@@ -191,16 +197,123 @@ impl Searcher {
             ..
         } = self;
         let tt: &Tt = tt;
-        let wanted = limits.threads.max(1);
-        // A finished game or a forced move needs no search of its own.
-        if wanted == 1 || game.outcome().is_some() || game.position().legal_moves().len() <= 1 {
-            return deepen(
-                tt, heur, frames, game, limits, multipv, stop, listener, only, None,
-            );
+        let over = game.outcome().is_some();
+        let root = (only.is_none() && !over).then(|| prove::solve_root(game, limits, stop));
+        let solved = root
+            .as_ref()
+            .and_then(|r| r.won.as_ref())
+            .and_then(prove::solved_line);
+        let root_nodes = root.as_ref().map_or(0, |r| r.nodes);
+        if let (Some(line), Some(root)) = (&solved, &root)
+            && multipv <= 1
+        {
+            // A proved win needs no search: its first move is the answer.
+            let lines = vec![line.clone()];
+            let depth = root.won.as_ref().map_or(0, |w| w.plies);
+            if let Some(listener) = listener.as_mut() {
+                listener(&Iteration {
+                    depth,
+                    lines: &lines,
+                    nodes: root_nodes,
+                    elapsed: root.elapsed,
+                });
+            }
+            return Analysis {
+                best_move: Some(line.mv),
+                score: line.score,
+                pv: line.pv.clone(),
+                depth,
+                nodes: root_nodes,
+                elapsed: root.elapsed,
+                lines,
+                outcome: None,
+            };
         }
-        smp::search_with_helpers(
-            tt, heur, frames, helpers, game, limits, multipv, stop, listener, only, wanted,
-        )
+        // The search has what the solver left of the time, and of a node limit
+        // what the solver and the checks leave.
+        let mut check_left = prove::check_nodes(limits);
+        let mut limits = *limits;
+        if let (Some(r), Some(ms)) = (&root, limits.time_ms) {
+            limits.time_ms = Some(ms.saturating_sub(r.elapsed.as_millis() as u64).max(1));
+        }
+        if let Some(n) = limits.nodes {
+            limits.nodes = Some(n.saturating_sub(root_nodes + check_left).max(1));
+        }
+        let mut check_spent = 0;
+        // Every iteration's forced results are checked as they come, in the
+        // search's time (half of what is left), so that a listener hears only
+        // proved ones and the check at the end has little left to do.
+        let mut checked = Checked::new();
+        let mut analysis = {
+            let mut listener = listener;
+            let started = std::time::Instant::now();
+            let mut checked_lines = |it: &Iteration<'_>| {
+                if !it.lines.iter().any(|l| matches!(l.score, Score::Win(_))) {
+                    if let Some(listener) = listener.as_mut() {
+                        listener(&Iteration {
+                            nodes: it.nodes + root_nodes + check_spent,
+                            ..*it
+                        });
+                    }
+                    return;
+                }
+                let deadline = limits.time_ms.map(|ms| {
+                    let end = started + Duration::from_millis(ms);
+                    let now = std::time::Instant::now();
+                    now + end.saturating_duration_since(now) / 2
+                });
+                let mut lines = it.lines.to_vec();
+                check_spent += prove::check_lines(
+                    game,
+                    tt,
+                    &mut lines,
+                    deadline,
+                    stop,
+                    &mut checked,
+                    &mut check_left,
+                );
+                if let Some(listener) = listener.as_mut() {
+                    listener(&Iteration {
+                        lines: &lines,
+                        nodes: it.nodes + root_nodes + check_spent,
+                        ..*it
+                    });
+                }
+            };
+            let listener: Option<&mut dyn FnMut(&Iteration<'_>)> = Some(&mut checked_lines);
+            let wanted = limits.threads.max(1);
+            // A finished game or a forced move needs no search of its own.
+            if wanted == 1 || over || game.position().legal_moves().len() <= 1 {
+                deepen(
+                    tt, heur, frames, game, &limits, multipv, stop, listener, only, None,
+                )
+            } else {
+                smp::search_with_helpers(
+                    tt, heur, frames, helpers, game, &limits, multipv, stop, listener, only, wanted,
+                )
+            }
+        };
+        analysis.nodes += root_nodes + check_spent;
+        analysis.elapsed += root.as_ref().map_or(Duration::ZERO, |r| r.elapsed);
+        let deadline = prove::final_deadline(&limits);
+        analysis.nodes += prove::check_lines(
+            game,
+            tt,
+            &mut analysis.lines,
+            deadline,
+            stop,
+            &mut checked,
+            &mut check_left,
+        );
+        if let Some(line) = solved {
+            prove::merge_solved(&mut analysis.lines, line, multipv);
+        }
+        if let Some(best) = analysis.lines.first() {
+            analysis.best_move = Some(best.mv);
+            analysis.score = best.score;
+            analysis.pv = best.pv.clone();
+        }
+        analysis
     }
 }
 

@@ -123,8 +123,10 @@ fn a_walk_into_a_loss_and_a_missed_win_at_their_ply() {
     assert_eq!(walked[2..], ["blunder", "best"], "{walked:?}");
     let missed = classes("f7-f1 c2-c7 b1-b5 c7-c2");
     assert_eq!(missed[2..], ["blunder", "missed_win"], "{missed:?}");
-    for c in walked[..2].iter().chain(&missed[..2]) {
-        assert!(c != "blunder" && c != "missed_win", "{walked:?} {missed:?}");
+    // The defenders' c2-c7 lets a slower win go (d1-e1 wins in 9 plies, which
+    // the solver proves); the attackers' first move is no mistake.
+    for review in [&walked, &missed] {
+        assert_eq!(review[..2], ["good", "missed_win"], "{review:?}");
     }
     let (ok, out, err) = review(
         &[

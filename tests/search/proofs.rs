@@ -175,3 +175,28 @@ fn no_loss_is_claimed_where_the_no_capture_limit_draws_first() {
         assert!(!matches!(s, Score::Win(_)), "depth {depth}: {s}");
     }
 }
+
+#[test]
+fn a_win_the_solver_proves_beyond_the_search_holds() {
+    // Brandubh, the king on c1 beside an attacker on b1 that shuts the corner a1:
+    // a depth-3 search sees no win, the solver proves one of 9 plies; the
+    // attackers try every reply at their first move and random ones after.
+    let v = AnyVariant::by_id("brandubh").unwrap();
+    let game = v
+        .parse_position("1t3t1/t5t/7/7/7/t1T3t/1tKT3 a 0")
+        .unwrap()
+        .game();
+    let mut game = game;
+    game.play("f7-f1".parse().unwrap()).unwrap();
+    let a = analyze(&game, &Limits::depth(3), 1, &AtomicBool::new(false));
+    let Score::Win(n) = a.score else {
+        panic!("no win found: {a:?}");
+    };
+    assert!((5..=9).contains(&n), "{a:?}");
+    assert!(a.lines[0].proof.is_some(), "{a:?}");
+    let mut rng = Rng(5);
+    let mut line = Vec::new();
+    if let Err(e) = check(&game, Side::Defenders, n, 3, true, &mut rng, &mut line) {
+        panic!("claims {n} for the defenders: {e}");
+    }
+}

@@ -1003,7 +1003,7 @@ fn the_page_plays_and_analyses_in_chromium() {
     for (position, english, key, n) in [
         (
             "3t3/7/7/7/2K4/7/7 d 0",
-            "The defenders win in 2 moves",
+            "The defenders win in 2 moves, whatever the attackers do",
             "wins_in.defenders",
             2,
         ),

@@ -495,11 +495,12 @@ function renderAnalysis() {
   $("depth").dataset.depth = String(a.depth);
   const compact = new Intl.NumberFormat(S.lang, { notation: "compact", maximumFractionDigits: 1 });
   $("nodes").textContent = `${compact.format(a.nodes)} (${compact.format(a.nps)}/s)`;
-  const lines = a.lines && a.lines.length ? a.lines : [{ move: a.pv[0], score: a.score, win_chance: a.win_chance, pv: a.pv }];
+  const lines = a.lines && a.lines.length ? a.lines : [{ move: a.pv[0], score: a.score, proof: a.proof, win_chance: a.win_chance, pv: a.pv }];
   $("lines").innerHTML = lines.filter((l) => l.move).map((l) => {
     const lm = meaning(l.score, l.win_chance, toMove);
     const chip = lm.forced ? `#${lm.short}` : lm.short;
-    return `<li><span class="chip ${lm.favoured}" title="${lm.text}">${chip}</span>${l.pv.map((mv) => `<span class="mv">${mv}</span>`).join(" ")}</li>`;
+    const title = l.proof ? `${lm.text}. ${t(`proof.${l.proof}`)}` : lm.text;
+    return `<li><span class="chip ${lm.favoured}" title="${title}" data-proof="${l.proof || ""}">${chip}</span>${l.pv.map((mv) => `<span class="mv">${mv}</span>`).join(" ")}</li>`;
   }).join("");
 }
 
