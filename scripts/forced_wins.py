@@ -9,12 +9,15 @@ analysis proves in a given time.
 `make` reads games written by `branan match` and takes, from each game won by a
 rule of the board (the king's escape or capture, encirclement, a fort, the
 loser's last move or last attacker taken), the positions 5 to 25 plies before
-its end with the winner to move. Each is analysed for `--time-ms` on one thread
-and kept when the answer is a proved win (`proof`) of 5 to 25 plies whose proof
+its end with the winner to move, nearest first until one is not proved (games
+repeated move for move are read once). Each is analysed for `--time-ms` on one
+thread and kept when the answer is a proved win (`proof`) of 5 to 25 plies whose proof
 walks: the loser plays a random reply at each of its moves but the last and
 every legal reply at its last, the winner the move the service answers (2 s),
 and every line must end in the winner's win within the claimed plies. A walk
-that breaks is printed and the position left out. One position a line:
+that ends otherwise (a false proof) is printed, and so is one where the
+service's answer at the winner's turn is no proved win within the plies left (a
+win it did not find again); either position is left out. One position a line:
 {"variant", "moves", "plies", "proof", "game", "before"}; then a table of how
 many wins of each length were kept.
 
@@ -102,29 +105,37 @@ def proved_win(a):
     return a.get("proof") is not None and "win" in s and s["win"] > 0
 
 
+class Broke(Exception):
+    """A walk that ended otherwise than the claim said: a false proof."""
+
+
+class Unconfirmed(Exception):
+    """A walk the service could not go on with: at the winner's turn its answer
+    was no proved win within the plies left (it may have missed a win there)."""
+
+
 def walk(svc, variant, moves, winner, plies, rng):
-    """None when every line from `moves` ends in `winner`'s win within `plies`;
-    otherwise what broke."""
+    """Returns when every line from `moves` walked ends in `winner`'s win within
+    `plies`; raises `Broke` or `Unconfirmed` otherwise."""
     st = svc.post("/v1/moves", {"variant": variant, "moves": moves})
     status = st["status"]
     if status["over"]:
         if status["winner"] == winner:
-            return None
-        return f"ended {status} after {moves[-6:]}"
+            return
+        raise Broke(f"ended {status} after {moves[-6:]}")
     if plies <= 0:
-        return f"not over within the claimed plies after {moves[-6:]}"
+        raise Broke(f"not over within the claimed plies after {moves[-6:]}")
     if st["to_move"] == winner:
         a = svc.analyze(variant, moves, 2000)
         if not proved_win(a) or a["score"]["win"] > plies:
-            return f"the winner's answer is {a['score']} with {plies} plies left after {moves[-6:]}"
+            raise Unconfirmed(
+                f"the winner's answer is {a['score']} with {plies} plies left after {moves[-6:]}"
+            )
         return walk(svc, variant, moves + [a["best_move"]], winner, plies - 1, rng)
     legal = [m["move"] for m in st["moves"]]
     tried = legal if plies <= 2 else [rng.choice(legal)]
     for m in tried:
-        broke = walk(svc, variant, moves + [m], winner, plies - 1, rng)
-        if broke:
-            return broke
-    return None
+        walk(svc, variant, moves + [m], winner, plies - 1, rng)
 
 
 def read_games(paths):
@@ -140,11 +151,16 @@ def make(args):
     rng = random.Random(args.seed)
     kept = collections.Counter()
     lengths = collections.defaultdict(collections.Counter)
-    broken = 0
+    broken = unconfirmed = 0
+    seen = set()
     try:
         with open(args.out, "w", encoding="utf-8") as out:
             for path, n, g in read_games(args.games):
                 variant = g["variant"]
+                # Games an engine plays against itself repeat with colours swapped.
+                if (variant, tuple(g["moves"])) in seen:
+                    continue
+                seen.add((variant, tuple(g["moves"])))
                 if g.get("winner") not in ("attackers", "defenders"):
                     continue
                 if g.get("reason") not in RULE_WINS or kept[variant] >= args.per_preset:
@@ -157,15 +173,23 @@ def make(args):
                         break
                     at = moves[: len(moves) - before]
                     a = svc.analyze(variant, at, args.time_ms)
-                    if a["to_move"] != g["winner"] or not proved_win(a):
+                    if a["to_move"] != g["winner"]:
                         continue
+                    if not proved_win(a):
+                        # Farther from the end, proofs only get longer.
+                        break
                     plies = a["score"]["win"]
                     if not 5 <= plies <= 25:
                         continue
-                    broke = walk(svc, variant, at, g["winner"], plies, rng)
-                    if broke:
+                    try:
+                        walk(svc, variant, at, g["winner"], plies, rng)
+                    except Broke as e:
                         broken += 1
-                        print(f"{path}:{n + 1} {before} plies before the end: {broke}", file=sys.stderr)
+                        print(f"{path}:{n + 1} {before} plies before the end: FALSE PROOF: {e}", file=sys.stderr)
+                        continue
+                    except Unconfirmed as e:
+                        unconfirmed += 1
+                        print(f"{path}:{n + 1} {before} plies before the end: unconfirmed: {e}", file=sys.stderr)
                         continue
                     kept[variant] += 1
                     lengths[variant][plies] += 1
@@ -181,7 +205,10 @@ def make(args):
                     out.flush()
     finally:
         svc.close()
-    print(f"kept {sum(kept.values())} positions; {broken} walks broke")
+    print(
+        f"kept {sum(kept.values())} positions; {broken} false proofs; "
+        f"{unconfirmed} walks left where the service's answer gave no proved win within the plies left"
+    )
     all_lengths = sorted({p for c in lengths.values() for p in c})
     print("| preset | " + " | ".join(str(p) for p in all_lengths) + " | all |")
     print("|---|" + "---:|" * (len(all_lengths) + 1))

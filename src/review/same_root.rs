@@ -106,14 +106,18 @@ fn compare(
         });
     }
     // The best line is of the deepest completed iteration, or of the next one,
-    // cut short at the deadline after its first move(s) were searched.
+    // cut short at the deadline after its first move(s) were searched; a proved
+    // win (which the solver may have found before any iteration) holds at any
+    // depth.
     let deepest = analysis.depth as usize;
-    let best_depth =
-        if deepest > 0 && best_by_depth.get(deepest - 1) == Some(&(best.mv, best.score)) {
-            analysis.depth
-        } else {
-            analysis.depth + 1
-        };
+    let proved_win = matches!(best.score, Score::Win(n) if n > 0);
+    let best_depth = if proved_win
+        || (deepest > 0 && best_by_depth.get(deepest - 1) == Some(&(best.mv, best.score)))
+    {
+        analysis.depth
+    } else {
+        analysis.depth + 1
+    };
     // A forced win ends the first search early, at the depth that proves it; a
     // slower win by the played move may need more: that move is searched with the
     // whole limits then (a slower win is no missed win).

@@ -252,6 +252,9 @@ pub const DEFAULT_TT_MB: usize = 16;
 /// deterministic).
 pub const ROOT_SOLVER_TIME_DIVISOR: u64 = 8;
 pub const ROOT_SOLVER_NODES: u64 = 200_000;
+/// A win the solver proves in at most this many plies is answered without a
+/// search; a longer one is searched on for a shorter win.
+pub const SHORTEST_SEARCHED_WIN: i32 = 3;
 /// The check of a win the search claims: at most this long after the search
 /// (within the 50 ms an analysis may run over its time limit) and this many nodes.
 pub const CHECK_MS: u64 = 40;

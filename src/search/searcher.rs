@@ -8,7 +8,7 @@ use super::deepen::deepen;
 use super::level::{self, LevelRequest};
 use super::move_picker::Heuristics;
 use super::negamax::{self, Frame};
-use super::params::DEFAULT_TT_MB;
+use super::params::{DEFAULT_TT_MB, SHORTEST_SEARCHED_WIN};
 use super::prove::{self, Checked};
 use super::smp::{self, HelperTables};
 use super::solver::Proof;
@@ -206,8 +206,11 @@ impl Searcher {
         let root_nodes = root.as_ref().map_or(0, |r| r.nodes);
         if let (Some(line), Some(root)) = (&solved, &root)
             && multipv <= 1
+            && matches!(line.score, Score::Win(n) if n <= SHORTEST_SEARCHED_WIN)
         {
-            // A proved win needs no search: its first move is the answer.
+            // A win this short needs no search: the solver has tried every move
+            // for a win in one. A longer one is searched on, for a shorter win
+            // by quiet moves, which the solver does not look for.
             let lines = vec![line.clone()];
             let depth = root.won.as_ref().map_or(0, |w| w.plies);
             if let Some(listener) = listener.as_mut() {

@@ -238,7 +238,7 @@ fn the_7x7_search_is_the_same_in_the_64_bit_word() {
         (
             "brandubh",
             "7/3t3/ttt4/1T4t/3K1T1/1t1T3/5t1 d 7",
-            130,
+            5_579,
             "d3-e3",
         ),
         (
