@@ -4,7 +4,7 @@ analysis proves in a given time.
 
     scripts/forced_wins.py make GAMES.jsonl [more.jsonl ...] --out wins.jsonl \
         [--per-preset 300] [--time-ms 8000] [--seed 1]
-    scripts/forced_wins.py measure wins.jsonl [--time-ms 1000]
+    scripts/forced_wins.py measure wins.jsonl [--time-ms 1000] [--sample N]
 
 `make` reads games written by `branan match` and takes, from each game won by a
 rule of the board (the king's escape or capture, encirclement, a fort, the
@@ -21,9 +21,10 @@ win it did not find again); either position is left out. One position a line:
 {"variant", "moves", "plies", "proof", "game", "before"}; then a table of how
 many wins of each length were kept.
 
-`measure` analyses each position of such a file for `--time-ms` on one thread
-and prints, per preset and per length, the share answered as a proved win and
-the median time to the answer of those.
+`measure` analyses each position of such a file (or the first `--sample` of
+each preset) for `--time-ms` on one thread, streamed, and prints per preset and
+per length the share answered as a proved win and the median time at which the
+first proved win was reported.
 
 Both start a service (`target/release/branan`, built by `cargo build
 --release`, on a free port) unless `--server URL` names one. A fresh service
@@ -218,25 +219,64 @@ def make(args):
         print(f"| {variant} | {cells} | {sum(c.values())} |")
 
 
+def stream(svc, variant, moves, time_ms):
+    """The analysis as streamed: the time of the first iteration that answered a
+    proved win (None if none did) and the final answer."""
+    req = urllib.request.Request(
+        svc.url + "/v1/analyze/stream",
+        data=json.dumps(
+            {"variant": variant, "moves": moves, "time_ms": time_ms, "threads": 1}
+        ).encode(),
+        headers={"content-type": "application/json"},
+    )
+    first = None
+    final = None
+    event = None
+    with urllib.request.urlopen(req, timeout=120) as r:
+        for raw in r:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                data = json.loads(line[6:])
+                if event == "info" and first is None and proved_win(data):
+                    first = data["time_ms"]
+                elif event == "bestmove":
+                    final = data
+    return first, final
+
+
 def measure(args):
     rows = [json.loads(line) for line in open(args.wins, encoding="utf-8") if line.strip()]
+    taken = collections.Counter()
     svc = Service(args.server, args.binary)
     table = collections.defaultdict(list)
     try:
         for r in rows:
-            a = svc.analyze(r["variant"], r["moves"], args.time_ms)
-            ok = proved_win(a)
+            if args.sample and taken[r["variant"]] >= args.sample:
+                continue
+            taken[r["variant"]] += 1
+            first, final = stream(svc, r["variant"], r["moves"], args.time_ms)
+            ok = final is not None and proved_win(final)
+            if ok and first is None:
+                first = final["time_ms"]
             bucket = next(b for b in BUCKETS if b[0] <= r["plies"] <= b[1])
-            table[(r["variant"], bucket)].append((ok, a["time_ms"]))
+            table[(r["variant"], bucket)].append((ok, first))
     finally:
         svc.close()
-    print(f"| preset | plies | positions | proved at {args.time_ms} ms | median time (ms) |")
+    print(f"| preset | plies | positions | proved at {args.time_ms} ms | median time to the proof (ms) |")
     print("|---|---|---:|---:|---:|")
+    totals = collections.defaultdict(list)
     for (variant, (lo, hi)), got in sorted(table.items()):
+        totals[(lo, hi)].extend(got)
         proved = [t for ok, t in got if ok]
         median = f"{statistics.median(proved):.0f}" if proved else "-"
         share = 100.0 * len(proved) / len(got)
         print(f"| {variant} | {lo}-{hi} | {len(got)} | {share:.1f}% | {median} |")
+    for (lo, hi), got in sorted(totals.items()):
+        proved = [t for ok, t in got if ok]
+        median = f"{statistics.median(proved):.0f}" if proved else "-"
+        print(f"| all | {lo}-{hi} | {len(got)} | {100.0 * len(proved) / len(got):.1f}% | {median} |")
 
 
 def main():
@@ -253,6 +293,7 @@ def main():
     q = sub.add_parser("measure")
     q.add_argument("wins")
     q.add_argument("--time-ms", type=int, default=1000)
+    q.add_argument("--sample", type=int, default=0, help="the first N positions of each preset (0: all)")
     args = p.parse_args()
     make(args) if args.command == "make" else measure(args)
 

@@ -200,3 +200,43 @@ fn a_win_the_solver_proves_beyond_the_search_holds() {
         panic!("claims {n} for the defenders: {e}");
     }
 }
+
+/// The set of forced wins taken from self-play games (docs/forced-wins.md): the
+/// first short wins of each preset are proved again at depth 3 (by the solver,
+/// or by the search and its check), and each proof is walked, every defence at
+/// the loser's first move and random ones after.
+#[test]
+fn the_set_s_short_wins_are_proved_again_and_hold() {
+    let text = include_str!("../data/forced-wins.jsonl");
+    let mut rng = Rng(17);
+    let mut walked: std::collections::BTreeMap<String, usize> = Default::default();
+    for line in text.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let id = row["variant"].as_str().expect("a preset");
+        let plies = row["plies"].as_i64().expect("plies") as i32;
+        let count = walked.entry(id.to_owned()).or_default();
+        if plies > 5 || *count >= 2 {
+            continue;
+        }
+        let v = AnyVariant::by_id(id).expect("a preset");
+        let mut game = v.start_position().game();
+        for m in row["moves"].as_array().expect("moves") {
+            let m = m.as_str().expect("a move").parse().expect("a move's text");
+            game.play(m).expect("a legal move");
+        }
+        let winner = game.side_to_move();
+        let a = analyze(&game, &Limits::depth(3), 1, &AtomicBool::new(false));
+        assert!(
+            matches!(a.score, Score::Win(n) if n > 0 && n <= plies) && a.lines[0].proof.is_some(),
+            "{id} {}: {a:?}",
+            game.position()
+        );
+        let mut line = Vec::new();
+        if let Err(e) = check(&game, winner, plies, 3, true, &mut rng, &mut line) {
+            panic!("{id} {}: {e}", game.position());
+        }
+        *count += 1;
+    }
+    assert_eq!(walked.len(), 7, "{walked:?}");
+    assert!(walked.values().all(|&n| n == 2), "{walked:?}");
+}
