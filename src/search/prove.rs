@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::params::{
-    CHECK_MS, CHECK_NODES, ROOT_SOLVER_NODES, ROOT_SOLVER_TIME_DIVISOR, SOLVER_TABLE_BITS,
-    UNPROVED_WIN_CP,
+    CHECK_MS, CHECK_NODES, ROOT_SOLVER_NODES, ROOT_SOLVER_TIME_DIVISOR,
+    ROOT_SOLVER_TIME_DIVISOR_SMALL, SMALL_SOLVER_BOARD, SOLVER_TABLE_BITS, UNPROVED_WIN_CP,
 };
 use super::solver::{Budget, MAX_PROOF_PLIES, Mode, Proof, Solver, Won};
 use super::tt::Tt;
@@ -31,14 +31,19 @@ pub(super) fn solve_root<W: Word>(game: &Game<W>, limits: &Limits, stop: &Atomic
     if let Some(n) = limits.nodes {
         nodes = nodes.min(n / ROOT_SOLVER_TIME_DIVISOR).max(1);
     }
+    let pos = game.position();
+    let share = if pos.variant().size() <= SMALL_SOLVER_BOARD {
+        ROOT_SOLVER_TIME_DIVISOR_SMALL
+    } else {
+        ROOT_SOLVER_TIME_DIVISOR
+    };
     let budget = Budget {
         nodes,
         deadline: limits
             .time_ms
-            .map(|ms| start + Duration::from_millis(ms) / ROOT_SOLVER_TIME_DIVISOR as u32),
+            .map(|ms| start + Duration::from_millis(ms) / share as u32),
         stop,
     };
-    let pos = game.position();
     let mut solver = Solver::<W>::new(
         pos.side_to_move(),
         Mode::Threats,
