@@ -8,7 +8,13 @@
 //! - every `branan perft`, `branan analyze`, `branan review` and `branan otep` command (the quick
 //!   ones; `match` and the benchmarks are measurements that run for hours) exits 0;
 //! - the spec's parameter examples, all set at once, make a request each operation
-//!   answers with 200.
+//!   answers with 200;
+//! - every position and OpenTafl rules string written in the prose or in a text
+//!   block is read (a position by a preset of its size), and every request
+//!   written in the prose (a JSON object with `variant` or `rules`) is answered;
+//! - an answer shown right after a `curl` command is the one it gets, the bot's
+//!   configuration shown is read, and the HTP session shown is what the engine
+//!   answers.
 //!
 //! The JavaScript blocks run in a browser, in `tests/web/browser.rs`.
 
@@ -318,4 +324,235 @@ fn the_spec_parameter_examples_make_a_request() {
     server.stop();
     assert!(ran >= 4, "only {ran} operations with parameter examples");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The inline code spans (between single backticks) of a text.
+fn code_spans(text: &str) -> Vec<String> {
+    text.split('`')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 1)
+        .map(|(_, s)| s.to_owned())
+        .collect()
+}
+
+/// Whether `s` is written as a position: at least seven ranks joined by `/`, the
+/// side to move, and the moves since the last capture (optional).
+fn is_position(s: &str) -> bool {
+    let parts: Vec<&str> = s.split(' ').collect();
+    let board = parts[0];
+    (2..=3).contains(&parts.len())
+        && board.matches('/').count() >= 6
+        && !board.starts_with('/')
+        && board.chars().all(|c| c.is_ascii_alphanumeric() || c == '/')
+        && matches!(parts[1], "a" | "d")
+        && parts.get(2).is_none_or(|n| n.parse::<u32>().is_ok())
+}
+
+/// Whether `s` is written as an OpenTafl rules string (a whole one: texts that
+/// leave a part out with `...` are sketches).
+fn is_rules_string(s: &str) -> bool {
+    let s = s.strip_prefix("rules ").unwrap_or(s);
+    s.starts_with("dim:") && s.contains(" start:/") && !s.contains("...")
+}
+
+/// The texts the docs show as written by a user: the prose's code spans and the
+/// whole lines of the text blocks.
+fn shown_texts() -> Vec<(String, String)> {
+    let (blocks, prose) = blocks_and_prose();
+    let mut texts = Vec::new();
+    for (file, text) in &prose {
+        for span in code_spans(text) {
+            texts.push((file.clone(), span));
+        }
+    }
+    for block in blocks.iter().filter(|b| b.lang == "text") {
+        for line in block.text.lines() {
+            texts.push((block.file.clone(), line.trim().to_owned()));
+            if let Some(inner) = line.trim().strip_prefix("[rules:") {
+                texts.push((block.file.clone(), inner.trim_end_matches(']').to_owned()));
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn positions_and_rules_strings_shown_in_the_docs_are_read() {
+    let mut failures = Vec::new();
+    let (mut positions, mut rules) = (0, 0);
+    for (file, text) in shown_texts() {
+        if is_position(&text) {
+            positions += 1;
+            let size = text.split(' ').next().map_or(0, |b| b.split('/').count());
+            let candidates: Vec<_> = branan::rules::AnyVariant::presets()
+                .iter()
+                .filter(|v| usize::from(v.size()) == size)
+                .collect();
+            let errors: Vec<String> = candidates
+                .iter()
+                .filter_map(|v| {
+                    v.parse_position(&text)
+                        .err()
+                        .map(|e| format!("{}: {e}", v.id()))
+                })
+                .collect();
+            if candidates.is_empty() || errors.len() == candidates.len() {
+                failures.push(format!("{file}: position `{text}`: {errors:?}"));
+            }
+        }
+        if is_rules_string(&text) {
+            rules += 1;
+            let s = text.strip_prefix("rules ").unwrap_or(&text);
+            if let Err(e) = branan::rules::opentafl::parse(s) {
+                failures.push(format!("{file}: rules string `{text}`: {e}"));
+            }
+        }
+    }
+    assert!(positions >= 5, "only {positions} positions found");
+    assert!(rules >= 2, "only {rules} rules strings found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn requests_shown_in_the_prose_are_answered() {
+    let (_, prose) = blocks_and_prose();
+    let server = server();
+    let agent = ureq::AgentBuilder::new()
+        .timeout(std::time::Duration::from_secs(60))
+        .build();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (file, text) in &prose {
+        for span in code_spans(text) {
+            let Ok(serde_json::Value::Object(body)) = serde_json::from_str(&span) else {
+                continue;
+            };
+            if !body.contains_key("variant") && !body.contains_key("rules") {
+                continue;
+            }
+            ran += 1;
+            let res = agent
+                .post(&format!("{}/v1/analyze", server.url()))
+                .send_json(serde_json::Value::Object(body));
+            if let Err(e) = res {
+                failures.push(format!("{file}: `{span}`: {e}"));
+            }
+        }
+    }
+    server.stop();
+    assert!(ran >= 2, "only {ran} requests");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn an_answer_shown_after_a_curl_command_is_its_answer() {
+    let (blocks, _) = blocks_and_prose();
+    let server = server();
+    let base = server.url();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for pair in blocks.windows(2) {
+        let (ask, shown) = (&pair[0], &pair[1]);
+        let asked = commands(ask);
+        if ask.lang != "sh"
+            || shown.lang != "json"
+            || shown.file != ask.file
+            || asked.len() != 1
+            || !asked[0].0.starts_with("curl ")
+        {
+            continue;
+        }
+        ran += 1;
+        let out = sh(&localise(&asked[0].0, &base), &std::env::temp_dir());
+        let got: Result<serde_json::Value, _> = serde_json::from_slice(&out.stdout);
+        let want: serde_json::Value = serde_json::from_str(&shown.text)
+            .unwrap_or_else(|e| panic!("{}: the answer shown is no JSON: {e}", shown.file));
+        if got.as_ref().ok() != Some(&want) {
+            failures.push(format!(
+                "{}: {}\n  answered {}\n  the text shows {want}",
+                ask.file,
+                asked[0].0,
+                String::from_utf8_lossy(&out.stdout)
+            ));
+        }
+    }
+    server.stop();
+    assert!(ran >= 1, "no answer shown after a curl command");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_bot_configuration_shown_is_read() {
+    let (blocks, _) = blocks_and_prose();
+    let configs: Vec<&Block> = blocks
+        .iter()
+        .filter(|b| b.lang == "json" && b.text.contains("\"password_env\""))
+        .collect();
+    assert!(!configs.is_empty(), "no bot configuration in the docs");
+    for (i, block) in configs.iter().enumerate() {
+        let path =
+            std::env::temp_dir().join(format!("branan-doc-bot-{}-{i}.json", std::process::id()));
+        std::fs::write(&path, &block.text).expect("a scratch file");
+        let read = branan::bot::BotConfig::read(&path);
+        let _ = std::fs::remove_file(&path);
+        if let Err(e) = read {
+            panic!(
+                "{}: the bot configuration shown is refused: {e}",
+                block.file
+            );
+        }
+    }
+}
+
+/// A conversation shown in the docs: the block after a paragraph naming the
+/// `branan htp` command it was had with, replayed with the same command, gives
+/// the same answers.
+#[test]
+fn the_htp_session_shown_is_what_the_engine_answers() {
+    let (blocks, prose) = blocks_and_prose();
+    let doc = prose
+        .iter()
+        .find(|(f, _)| f.ends_with("hnefatafl-org.md"))
+        .expect("docs/hnefatafl-org.md");
+    let args = code_spans(&doc.1)
+        .into_iter()
+        .find_map(|s| s.strip_prefix("branan htp --depth ").map(str::to_owned))
+        .expect("the session's command (`branan htp --depth N`) in the prose");
+    let session = blocks
+        .iter()
+        .find(|b| b.file == doc.0 && b.lang == "text" && b.text.starts_with("board_size"))
+        .expect("a session that starts with board_size");
+    let asked: String = session
+        .text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('='))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_branan"))
+        .args(["htp", "--depth", &args])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("branan htp starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(asked.as_bytes())
+            .expect("the commands are sent");
+    }
+    let out = child.wait_with_output().expect("branan htp ends");
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split("\n\n")
+        .filter(|a| !a.trim().is_empty())
+        .map(|a| a.trim().to_owned())
+        .collect();
+    let shown: Vec<String> = session
+        .text
+        .lines()
+        .filter(|l| l.starts_with('='))
+        .map(|l| l.trim().to_owned())
+        .collect();
+    assert_eq!(answers, shown, "{}: the session shown", doc.0);
 }

@@ -10,7 +10,9 @@
 //! - analysis: the game played opened with one click, a pasted game loaded with one
 //!   request, the streamed depths growing, the evaluation shown as the API's
 //!   `win_chance` says (percentage and bar), a forced win in moves of the winner,
-//!   the bar at the result once the game is over, nothing stale in set-up;
+//!   the bar at the result once the game is over, nothing stale in set-up, a
+//!   refused set-up kept in the editor with its square marked, no text out of
+//!   its box from 360 to 1920 px wide in any language;
 //! - every language, and the rules of every preset in words in each, without a
 //!   key or a placeholder left;
 //! - the JavaScript examples of the README and `docs/` run in the page;
@@ -335,6 +337,34 @@ fn in_view(b: &Browser, id: &str, when: &str) {
             && f("right") <= f("width") + 0.5,
         "#{id} is not in view {when}: {r}"
     );
+}
+
+/// Fails when the page scrolls sideways or a text runs out of its box (an
+/// element whose text is wider than it, or that reaches past its parent's
+/// sides), where neither is cut or scrolled on purpose. The board's drawing and
+/// the native controls are left out: the browser draws them.
+fn no_overflow(b: &Browser, when: &str) {
+    let found = b.js(
+        "const out = []; const doc = document.documentElement; \
+         if (doc.scrollWidth > doc.clientWidth + 1) out.push(`the page: ${doc.scrollWidth} px in ${doc.clientWidth}`); \
+         for (const el of document.body.querySelectorAll('*')) { \
+           if (el.closest('svg, select, script, style')) continue; \
+           const r = el.getBoundingClientRect(); \
+           if (r.width === 0 && r.height === 0) continue; \
+           if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue; \
+           const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} \"${el.textContent.trim().slice(0, 40)}\"`; \
+           const cs = getComputedStyle(el); \
+           if (cs.display !== 'inline' && cs.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1) \
+             out.push(`${name}: ${el.scrollWidth} px of text in ${el.clientWidth}`); \
+           const p = el.parentElement; \
+           if (p && getComputedStyle(p).overflowX === 'visible') { \
+             const pr = p.getBoundingClientRect(); \
+             if (r.right > pr.right + 1 || r.left < pr.left - 1) out.push(`${name}: past its box`); \
+           } \
+         } \
+         return out;",
+    );
+    assert_eq!(found, json!([]), "text overflows {when}");
 }
 
 /// The list of moves the page shows for the game of the current mode.
@@ -1042,6 +1072,15 @@ fn the_page_plays_and_analyses_in_chromium() {
             let shown = b.js("return document.getElementById('eval').textContent;");
             let want = text_of(lang, key).replace("{n}", &n.to_string());
             assert_eq!(shown, want.as_str(), "{position} in {lang}");
+            // The longest words the page shows, from a phone to a wide screen.
+            if n == 2 {
+                for (w, h) in [(360, 740), (768, 1024), (1280, 800), (1920, 1080)] {
+                    b.resize(w, h);
+                    b.screenshot(&shots.join(format!("forced-{lang}-{w}.png")));
+                    no_overflow(&b, &format!("in {lang} at {w}x{h}"));
+                }
+                b.resize(1280, 800);
+            }
         }
         select("lang", "en");
     }
@@ -1101,6 +1140,34 @@ fn the_page_plays_and_analyses_in_chromium() {
         "stale analysis in set-up"
     );
     b.click("#setup-clear");
+    // A refused set-up stays in the editor with the square it names marked,
+    // until that square is changed.
+    b.click("[data-edit-piece='T']");
+    b.click("#board rect[data-square='a1']");
+    b.click("#setup-toggle");
+    b.wait(
+        "the refused set-up",
+        "!document.getElementById('error').hidden",
+        long,
+    );
+    let refused = b.js("const f = document.querySelector('#board rect.fault'); \
+         return [document.getElementById('setup').hidden, f ? f.dataset.square : null, \
+                 document.getElementById('error').textContent];");
+    assert_eq!(refused[0], json!(false), "the editor closed on a refusal");
+    assert_eq!(refused[1], json!("a1"), "the named square: {refused}");
+    assert!(
+        refused[2].as_str().is_some_and(|e| e.contains("a1")),
+        "the refusal: {refused}"
+    );
+    // The browser logs the refusal, and only it.
+    let logged = b.console_errors();
+    assert!(
+        logged.len() == 1 && logged[0].contains("/v1/moves") && logged[0].contains("422"),
+        "{logged:?}"
+    );
+    b.click("#board rect[data-square='a1']");
+    let marked = b.js("return document.querySelectorAll('#board rect.fault').length;");
+    assert_eq!(marked, json!(0), "the mark outlived the change");
     for (piece, square) in [("K", "e5"), ("t", "d7"), ("T", "b2")] {
         b.click(&format!("[data-edit-piece='{piece}']"));
         b.click(&format!("#board rect[data-square='{square}']"));

@@ -34,6 +34,8 @@ const S = {
   editing: false,
   editPiece: "t",
   editRows: [],
+  /** The square a refused set-up named, marked in the editor until it is changed. */
+  faultSquare: null,
   stopStream: null,
   /** The analysis shown: the last info or answer of the stream, and the side to move. */
   analysis: null,
@@ -311,6 +313,7 @@ function render() {
       if (sq === S.selected) cls += " selected";
       if (targets.has(sq)) cls += " target";
       if (sq === S.cursor) cls += " cursor";
+      if (S.editing && sq === S.faultSquare) cls += " fault";
       parts.push(`<rect class="${cls}" data-square="${sq}" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>`);
       if (sq === v.throne || escapes.has(sq)) {
         parts.push(`<path class="mark" d="M${x + 8},${y + 8}L${x + CELL - 8},${y + CELL - 8}M${x + CELL - 8},${y + 8}L${x + 8},${y + CELL - 8}"/>`);
@@ -737,6 +740,7 @@ function editSquare(sq) {
   const piece = S.editPiece === "" || here === S.editPiece ? "" : S.editPiece;
   if (piece === "K") S.editRows = S.editRows.map((r) => r.map((c) => (c === "K" ? "" : c)));
   S.editRows[row][file] = piece;
+  S.faultSquare = null;
   render();
 }
 
@@ -922,7 +926,13 @@ async function toggleSetup() {
     $("moves-input").value = "";
     try {
       if (await loadGame(g, g.variant, pos, [])) startAnalysis();
+      S.faultSquare = null;
     } catch (err) {
+      // A refused set-up stays in the editor, its square marked, so that the
+      // user mends the position they were making rather than start again.
+      S.editing = true;
+      $("setup").hidden = false;
+      S.faultSquare = (err instanceof BrananError && err.problem.square) || null;
       render();
       showError(err, "setup-toggle");
     }
@@ -933,6 +943,7 @@ async function toggleSetup() {
   S.analysis = null;
   S.editing = true;
   S.selected = null;
+  S.faultSquare = null;
   S.editRows = parsePosition(current().res.position).rows;
   $("setup-side").value = current().res.to_move;
   $("setup").hidden = false;
