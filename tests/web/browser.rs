@@ -1014,6 +1014,40 @@ fn the_page_plays_and_analyses_in_chromium() {
     );
     b.screenshot(&shots.join("refusal.png"));
 
+    // A position of the board's rules refused for one square opens in the
+    // set-up editor, that square marked.
+    for (position, wait) in [
+        (
+            "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0",
+            "document.getElementById('board').dataset.position === '3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0'",
+        ),
+        (
+            "3t3/3t3/3T3/ttTKTtt/3T3/3t3/T2t3 a 0",
+            "!document.getElementById('error').hidden",
+        ),
+    ] {
+        b.js(&format!(
+            "document.getElementById('position-input').value = '{position}'; \
+             document.getElementById('moves-input').value = '';"
+        ));
+        b.click("#load");
+        agree_if_asked(&b);
+        b.wait(position, wait, long);
+    }
+    let refused = b.js("const f = document.querySelector('#board rect.fault'); \
+         return [document.getElementById('setup').hidden, f ? f.dataset.square : null, \
+                 document.querySelectorAll('#board [data-piece]').length];");
+    assert_eq!(
+        refused,
+        json!([false, "a1", 14]),
+        "the refused position in the editor"
+    );
+    let logged = b.console_errors();
+    assert!(
+        logged.len() == 1 && logged[0].contains("/v1/moves") && logged[0].contains("422"),
+        "{logged:?}"
+    );
+
     // A forced result is said as the winner's moves (not plies), whoever is to
     // move, in every language; the last one is played: the bar stands at the result.
     let dicts = dictionaries(&b);
