@@ -251,13 +251,13 @@ pub const DEFAULT_TT_MB: usize = 16;
 /// most it spends in a search without a time limit, so that such a search stays
 /// deterministic).
 pub const ROOT_SOLVER_TIME_DIVISOR: u64 = 8;
+pub const ROOT_SOLVER_NODES: u64 = 200_000;
 /// On boards up to this size the search itself reaches most forced wins within
 /// a time limit, and time given to the solver is time the search misses (an
 /// eighth cost Brandubh and Tablut about 7 Elo at 200 ms a move); the solver's
 /// share of a time limit there is one part in [`ROOT_SOLVER_TIME_DIVISOR_SMALL`].
 pub const SMALL_SOLVER_BOARD: u8 = 9;
 pub const ROOT_SOLVER_TIME_DIVISOR_SMALL: u64 = 32;
-pub const ROOT_SOLVER_NODES: u64 = 200_000;
 /// A win the solver proves in at most this many plies is answered without a
 /// search; a longer one is searched on for a shorter win.
 pub const SHORTEST_SEARCHED_WIN: i32 = 3;

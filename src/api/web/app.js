@@ -868,13 +868,13 @@ async function loadAnalysis() {
 /**
  * A position of the board's own rules, refused for one square (a piece where
  * only the king may stand): opened in the set-up editor with that square
- * marked, so that it is mended where it is seen. Says whether it did.
+ * marked, so that it is mended where it is seen.
  */
 function openRefusedSetup(err, g, variant, start, moves) {
   const square = err instanceof BrananError && err.problem.field === "position" && err.problem.square;
-  if (!square || variant !== g.variant || moves.length) return false;
+  if (!square || variant !== g.variant || moves.length) return;
   const { rows, side } = parsePosition(start);
-  if (rows.length !== variant.board_size || rows.some((r) => r.length !== variant.board_size)) return false;
+  if (rows.length !== variant.board_size || rows.some((r) => r.length !== variant.board_size)) return;
   S.analysis = null;
   S.selected = null;
   S.editing = true;
@@ -883,7 +883,6 @@ function openRefusedSetup(err, g, variant, start, moves) {
   $("setup-side").value = side;
   $("setup").hidden = false;
   render();
-  return true;
 }
 
 /** Loads a pasted game record (OpenTafl's or hnefatafl.org's) on the analysis board. */
