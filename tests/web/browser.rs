@@ -375,6 +375,16 @@ fn shown_moves(b: &Browser) -> String {
         .to_owned()
 }
 
+/// Pastes `position` (and no moves) into the analysis panel and presses *Load*.
+fn load_position(b: &Browser, position: &str) {
+    b.js(&format!(
+        "document.getElementById('position-input').value = '{position}'; \
+         document.getElementById('moves-input').value = '';"
+    ));
+    b.click("#load");
+    agree_if_asked(b);
+}
+
 /// Answers the page's question before discarding a game, if it asks.
 fn agree_if_asked(b: &Browser) {
     if b.js("return document.getElementById('confirm').open;") == json!(true) {
@@ -1026,12 +1036,7 @@ fn the_page_plays_and_analyses_in_chromium() {
             "!document.getElementById('error').hidden",
         ),
     ] {
-        b.js(&format!(
-            "document.getElementById('position-input').value = '{position}'; \
-             document.getElementById('moves-input').value = '';"
-        ));
-        b.click("#load");
-        agree_if_asked(&b);
+        load_position(&b, position);
         b.wait(position, wait, long);
     }
     let refused = b.js("const f = document.querySelector('#board rect.fault'); \
@@ -1084,12 +1089,7 @@ fn the_page_plays_and_analyses_in_chromium() {
             1,
         ),
     ] {
-        b.js(&format!(
-            "document.getElementById('position-input').value = '{position}'; \
-             document.getElementById('moves-input').value = '';"
-        ));
-        b.click("#load");
-        agree_if_asked(&b);
+        load_position(&b, position);
         b.wait(
             "the forced win",
             &format!(
