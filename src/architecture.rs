@@ -1,9 +1,9 @@
 //! Holds `docs/architecture.md` to the code: every path the page names exists, every
 //! layer imports only what its row of the page's table allows, the per-word macros
-//! stay inside the rules and the search, and the command line uses the HTTP layer only
-//! where the page says.
+//! stay inside the rules and the search, the command line uses the HTTP layer only
+//! where the page says, and no files import each other in a circle.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -202,4 +202,389 @@ fn the_command_line_uses_the_http_layer_only_to_serve_and_print_the_spec() {
             "src/cli/{name} imports the HTTP layer"
         );
     }
+}
+
+/// A file's code with comments, string and character literals blanked and its test
+/// module cut off: what is left names only what the file's own code uses.
+fn bare_code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("a source file");
+    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && {
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            chars.get(i + 1 + hashes) == Some(&'"')
+        } {
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            i += hashes + 2;
+            while i < chars.len()
+                && !(chars[i] == '"' && chars[i + 1..].iter().take(hashes).all(|&h| h == '#'))
+            {
+                i += 1;
+            }
+            i += hashes + 1;
+            out.push_str("\"\"");
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if c == '\'' && next == Some('\\') {
+            i += 2;
+            while i < chars.len() && chars[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+        } else if c == '\'' && chars.get(i + 2) == Some(&'\'') {
+            i += 3;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The module path of a source file under `src/`: `src/analysis/game.rs` is
+/// `analysis::game`, `src/analysis/mod.rs` is `analysis`, `src/lib.rs` the crate.
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .with_extension("")
+        .iter()
+        .skip(1)
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The paths a `use` tree names, whole: `a::{b, c::{d, e as f}}` is `a::b`, `a::c::d`,
+/// `a::c::e`.
+fn use_paths(tree: &str, prefix: &[String], out: &mut Vec<Vec<String>>) {
+    let tree = tree.trim();
+    if let Some(open) = tree.find('{') {
+        let mut prefix = prefix.to_vec();
+        prefix.extend(
+            tree[..open]
+                .split("::")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
+        let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    use_paths(&inner[start..i], &prefix, out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        use_paths(&inner[start..], &prefix, out);
+    } else if !tree.is_empty() {
+        let tree = tree.split(" as ").next().unwrap_or_default();
+        let mut path = prefix.to_vec();
+        path.extend(
+            tree.split("::")
+                .map(str::trim)
+                .filter(|s| !s.is_empty() && *s != "self")
+                .map(str::to_owned),
+        );
+        out.push(path);
+    }
+}
+
+/// The `use` statements of a code text, as their trees, each with whether it is a
+/// re-export (`pub use`).
+fn use_trees(code: &str) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("use ") {
+        let before = &rest[..at];
+        let boundary = before
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let tail = &rest[at + 4..];
+        let end = tail.find(';').unwrap_or(tail.len());
+        if boundary {
+            let line_start = before.rfind(['\n', ';', '{', '}']).map_or(0, |i| i + 1);
+            let public = before[line_start..].trim_start().starts_with("pub");
+            out.push((public, tail[..end].to_owned()));
+            rest = &tail[end..];
+        } else {
+            rest = tail;
+        }
+    }
+    out
+}
+
+/// Paths written in the code itself (`crate::analysis::GameParts { .. }`), outside
+/// `use` statements.
+fn inline_paths(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back();
+        let tail = &rest[at..];
+        let len = tail
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(tail.len());
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            out.push(
+                tail[..len]
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+            );
+        }
+        rest = &tail[len.max(1)..];
+    }
+    out
+}
+
+/// The files of `src/` that import each other, in circles of two or more: for each
+/// file, the files whose items it names (through a module's re-exports to the file
+/// that defines them; a module's declarations and re-exports are not imports).
+/// Each file's imports of other files, and the circles among them (each circle as
+/// its files, then `a -> b` for each import inside it).
+fn import_graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<Vec<String>>) {
+    let src = root().join("src");
+    let files: Vec<PathBuf> = files_of(&src)
+        .into_iter()
+        .filter(|f| !f.ends_with("main.rs"))
+        .collect();
+    let rel = |f: &PathBuf| {
+        f.strip_prefix(root())
+            .expect("under the root")
+            .to_path_buf()
+    };
+    let by_module: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|f| (module_of(&rel(f)), rel(f).display().to_string()))
+        .collect();
+    let codes: BTreeMap<String, String> = files
+        .iter()
+        .map(|f| (rel(f).display().to_string(), bare_code(f)))
+        .collect();
+    // A path written in `module` made absolute (`crate::`, `super::`, `self::` and a
+    // child module's name), or None for another crate's.
+    let absolute = |module: &[String], path: &[String]| -> Option<Vec<String>> {
+        let mut base = module.to_vec();
+        let mut rest = path;
+        match rest.first().map(String::as_str) {
+            Some("crate") => {
+                base.clear();
+                rest = &rest[1..];
+            }
+            Some("self") => rest = &rest[1..],
+            Some("super") => {
+                while rest.first().is_some_and(|s| s == "super") {
+                    base.pop();
+                    rest = &rest[1..];
+                }
+            }
+            Some(first) => {
+                let mut child = base.clone();
+                child.push(first.to_owned());
+                if !by_module.contains_key(&child) {
+                    return None;
+                }
+            }
+            None => return None,
+        }
+        base.extend(rest.iter().cloned());
+        Some(base)
+    };
+    // What each module file re-exports: an item's name to the absolute path it names.
+    let mut reexports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for (module, file) in &by_module {
+        let mut paths = Vec::new();
+        for (public, tree) in use_trees(&codes[file]) {
+            if public {
+                use_paths(&tree, &[], &mut paths);
+            }
+        }
+        for path in paths {
+            if let (Some(name), Some(abs)) = (path.last(), absolute(module, &path)) {
+                reexports
+                    .entry(module.clone())
+                    .or_default()
+                    .insert(name.clone(), abs);
+            }
+        }
+    }
+    // The file that defines what an absolute path names.
+    fn target(
+        path: &[String],
+        by_module: &BTreeMap<Vec<String>, String>,
+        reexports: &BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>,
+        depth: usize,
+    ) -> Option<String> {
+        let mut module: Vec<String> = Vec::new();
+        let mut rest = path;
+        while let Some(first) = rest.first() {
+            let mut deeper = module.clone();
+            deeper.push(first.clone());
+            if !by_module.contains_key(&deeper) {
+                break;
+            }
+            module = deeper;
+            rest = &rest[1..];
+        }
+        if let Some(item) = rest.first()
+            && depth < 8
+            && let Some(next) = reexports.get(&module).and_then(|r| r.get(item))
+            && next.as_slice() != path
+        {
+            return target(next, by_module, reexports, depth + 1);
+        }
+        by_module.get(&module).cloned()
+    }
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, file) in &by_module {
+        let is_module_file = file.ends_with("mod.rs") || file.ends_with("lib.rs");
+        let mut paths = Vec::new();
+        for (public, tree) in use_trees(&codes[file]) {
+            if !(public && is_module_file) {
+                use_paths(&tree, &[], &mut paths);
+            }
+        }
+        paths.extend(inline_paths(&codes[file]));
+        for path in paths {
+            let Some(abs) = absolute(module, &path) else {
+                continue;
+            };
+            if let Some(to) = target(&abs, &by_module, &reexports, 0)
+                && &to != file
+            {
+                edges.entry(file.clone()).or_default().insert(to);
+            }
+        }
+    }
+    // Strongly connected components (Tarjan's algorithm).
+    struct Walk<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<String, usize>,
+        low: BTreeMap<String, usize>,
+        stack: Vec<String>,
+        on_stack: BTreeSet<String>,
+        circles: Vec<Vec<String>>,
+    }
+    impl Walk<'_> {
+        fn visit(&mut self, v: &str) {
+            let i = self.index.len();
+            self.index.insert(v.to_owned(), i);
+            self.low.insert(v.to_owned(), i);
+            self.stack.push(v.to_owned());
+            self.on_stack.insert(v.to_owned());
+            let next: Vec<String> = self
+                .edges
+                .get(v)
+                .map(|e| e.iter().cloned().collect())
+                .unwrap_or_default();
+            for w in next {
+                if !self.index.contains_key(&w) {
+                    self.visit(&w);
+                    let low = self.low[v].min(self.low[&w]);
+                    self.low.insert(v.to_owned(), low);
+                } else if self.on_stack.contains(&w) {
+                    let low = self.low[v].min(self.index[&w]);
+                    self.low.insert(v.to_owned(), low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut circle = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(&w);
+                    let done = w == v;
+                    circle.push(w);
+                    if done {
+                        break;
+                    }
+                }
+                if circle.len() > 1 {
+                    circle.sort();
+                    self.circles.push(circle);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges: &edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        circles: Vec::new(),
+    };
+    for file in codes.keys() {
+        if !walk.index.contains_key(file) {
+            walk.visit(file);
+        }
+    }
+    let circles = walk
+        .circles
+        .into_iter()
+        .map(|circle| {
+            let mut out = circle.clone();
+            for from in &circle {
+                for to in edges.get(from).into_iter().flatten() {
+                    if circle.contains(to) {
+                        out.push(format!("{from} -> {to}"));
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    (edges, circles)
+}
+
+#[test]
+fn no_files_import_each_other() {
+    let (edges, circles) = import_graph();
+    // The reading sees imports of every form: `super::`, a `use` tree, a path in
+    // the code, and a module's re-export followed to the file that defines it.
+    for (from, to) in [
+        ("src/analysis/game_parts.rs", "src/analysis/game_record.rs"),
+        ("src/json/rule_object.rs", "src/json/variant.rs"),
+        ("src/json/request.rs", "src/analysis/game_parts.rs"),
+        ("src/api/routes/play.rs", "src/analysis/game.rs"),
+        ("src/search/deepen.rs", "src/search/answer.rs"),
+    ] {
+        assert!(
+            edges.get(from).is_some_and(|e| e.contains(to)),
+            "the reading of imports misses {from} -> {to}"
+        );
+    }
+    assert!(edges.values().map(BTreeSet::len).sum::<usize>() > 300);
+    assert!(
+        circles.is_empty(),
+        "files that import each other, in circles: {circles:#?}"
+    );
 }

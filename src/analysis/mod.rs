@@ -9,6 +9,7 @@
 //!
 //! - [`error`]: every refusal, located in the request's parts.
 //! - [`game`]: a game from its parts (the rules, the position, the moves).
+//! - [`game_parts`]: a game as a request gives it, from its parts or a record.
 //! - [`game_record`]: a game from a game record, and a game written as one.
 //! - [`rule_set`]: a request's own rule set read and checked.
 //! - [`settings`]: the limits, and the size of the pool and of the cache.
@@ -21,6 +22,7 @@
 pub mod cache;
 pub mod error;
 pub mod game;
+pub mod game_parts;
 pub mod game_record;
 pub mod pool;
 pub mod prepare;
@@ -30,7 +32,8 @@ pub mod service;
 pub mod settings;
 
 pub use error::AnalysisError;
-pub use game::{BuiltGame, GameParts, Limits, OwnRules, build_game, resolve_rules};
+pub use game::{BuiltGame, Limits, OwnRules, build_game, resolve_rules};
+pub use game_parts::GameParts;
 pub use prepare::{Answer, Ask, Prepared, prepare, run};
 pub use review::{ReviewAsk, ReviewPlan, ReviewRun, Summary, execute, plan};
 pub use service::{AnalysisService, Overloaded, StopOnDrop};

@@ -4,12 +4,13 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use actix_web::web;
+
 use crate::analysis::{AnalysisService, Limits};
 
 use super::config::ServerConfig;
 use super::metrics::{self, Metrics};
 use super::ratelimit::RateLimiter;
-use super::routes::board::BoardCache;
 
 /// What every handler can reach (as `web::Data<AppState>`). Built once per process
 /// and cloned into each worker, so everything shared is behind an `Arc`.
@@ -47,5 +48,49 @@ impl AppState {
         Limits {
             max_moves: self.config.max_moves,
         }
+    }
+}
+
+/// Pictures already drawn, by query string: a picture embedded in a busy page is
+/// asked for again and again.
+pub struct BoardCache {
+    cache: moka::sync::Cache<String, Arc<(String, web::Bytes)>>,
+}
+
+impl std::fmt::Debug for BoardCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoardCache")
+            .field("entries", &self.cache.entry_count())
+            .finish()
+    }
+}
+
+impl BoardCache {
+    /// The picture drawn for `key` (a query string): its tag and its bytes.
+    pub fn get(&self, key: &str) -> Option<Arc<(String, web::Bytes)>> {
+        self.cache.get(key)
+    }
+
+    /// Keeps the picture drawn for `key`.
+    pub fn insert(&self, key: String, picture: Arc<(String, web::Bytes)>) {
+        self.cache.insert(key, picture);
+    }
+
+    /// A cache holding up to `bytes` of pictures.
+    pub fn new(bytes: u64) -> BoardCache {
+        BoardCache {
+            cache: moka::sync::Cache::builder()
+                .max_capacity(bytes)
+                .weigher(|k: &String, v: &Arc<(String, web::Bytes)>| {
+                    u32::try_from(k.len() + v.1.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+        }
+    }
+}
+
+impl Default for BoardCache {
+    fn default() -> BoardCache {
+        BoardCache::new(16 << 20)
     }
 }

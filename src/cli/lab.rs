@@ -10,7 +10,8 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::rules::AnyVariant;
-use crate::selfplay::engine::{Engine, PerMove};
+use crate::selfplay::engine::Engine;
+use crate::selfplay::per_move::PerMove;
 use crate::selfplay::resume::{self, Finished};
 use crate::selfplay::stats::{DEFAULT_MIN_PAIRS, Sprt, Verdict};
 use crate::selfplay::{self, MatchSpec, book};

@@ -11,7 +11,7 @@ use clap::Args;
 
 use crate::analysis::{Limits, ReviewPlan, ReviewSettings, Settings, execute, game_record};
 use crate::json::analyze::ScoreDto;
-use crate::json::dto::SideDto;
+use crate::json::game::SideDto;
 use crate::json::problem::Problem;
 use crate::json::review::{EvalDto, PlyDto, ReviewRequest, SummaryDto};
 use crate::json::rule_object::RulesInput;

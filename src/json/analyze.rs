@@ -8,7 +8,7 @@ use crate::analysis::{AnalysisError, Answer, Ask, Prepared, Settings, prepare};
 use crate::rules::{AnyGame, Move};
 use crate::search::{self, Iteration, Score};
 
-use super::dto::{PiecesDto, SideDto, StatusDto, game_fields, pieces};
+use super::game::{PiecesDto, SideDto, StatusDto, game_fields, pieces};
 use super::problem::Problem;
 use super::request::game_body;
 use super::rule_object::RulesSchema;

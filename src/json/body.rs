@@ -138,7 +138,7 @@ pub fn field_in_message(msg: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::dto::{MovesRequest, PlayRequest};
+    use crate::json::game::{MovesRequest, PlayRequest};
 
     #[test]
     fn body_errors_name_the_field() {

@@ -10,7 +10,9 @@
 //! - [`body`]: a form read from JSON text or a JSON value.
 //! - [`rule_object`]: a request's own rules (`rules`), as sent.
 //! - [`request`]: the parts every request carrying a game shares, written once.
-//! - [`dto`]: the forms of a game, its rules and its legal moves.
+//! - [`game`]: the forms of a game, its legal moves and a move played.
+//! - [`variant`]: the rule object, as answered and as sent.
+//! - [`health`]: the form of a health answer.
 //! - [`moves`]: the legal moves' answer written straight to bytes.
 //! - [`analyze`]: the forms of an analysis and of a batch.
 //! - [`review`]: the forms of a review.
@@ -18,13 +20,15 @@
 
 pub mod analyze;
 pub mod body;
-pub mod dto;
+pub mod game;
+pub mod health;
 pub mod moves;
 pub mod problem;
 pub mod record;
 pub mod request;
 pub mod review;
 pub mod rule_object;
+pub mod variant;
 
 pub use analyze::{AnalyzeRequest, AnalyzeResponse, BatchItem};
 pub use problem::{FormError, Problem};

@@ -3,14 +3,14 @@
 //! It is the hot path (a Tablut start answer lists 80 moves with their captures), and
 //! everything in it is known not to need escaping (square names, move text, position
 //! strings, preset ids, reason names), so it is written without building 300 small
-//! strings first. [`MovesResponse`](crate::json::dto::MovesResponse) stays the documented
+//! strings first. [`MovesResponse`](crate::json::game::MovesResponse) stays the documented
 //! shape; a test checks that both give the same JSON.
 
 use std::sync::LazyLock;
 
 use crate::rules::{AnyGame, Move, Square, SquareSet};
 
-use super::dto::{ReasonDto, SideDto, StatusDto, game_fields};
+use super::game::{ReasonDto, SideDto, StatusDto, game_fields};
 
 /// The longest square name (`m13`), and the bytes kept for every name: names are
 /// copied as whole arrays, a fixed-size copy the compiler writes inline, and the
@@ -232,7 +232,7 @@ pub fn moves_response(game: &AnyGame, moves: &[(Move, SquareSet)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::dto::{LegalMoveDto, MovesResponse, PiecesDto};
+    use crate::json::game::{LegalMoveDto, MovesResponse, PiecesDto};
     use crate::rules::AnyVariant;
 
     fn slow(variant: AnyVariant, game: &AnyGame) -> serde_json::Value {

@@ -10,7 +10,7 @@ use crate::review::{Class, PlyReview, SideSummary};
 use crate::search::Score;
 
 use super::analyze::{ENGINE, EngineDto, LimitsDto, ScoreDto};
-use super::dto::{SideDto, StatusDto, game_fields};
+use super::game::{SideDto, StatusDto, game_fields};
 use super::request::game_body;
 use super::rule_object::RulesSchema;
 

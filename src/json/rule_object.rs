@@ -11,8 +11,8 @@ use crate::analysis::{AnalysisError, OwnRules};
 use crate::rules::AnyVariant;
 
 use super::body::from_json_value;
-use super::dto::VariantDto;
 use super::problem::{FormError, RequestError};
+use super::variant::VariantDto;
 
 /// The `rules` of a request, as sent.
 #[derive(Clone, Debug, PartialEq)]

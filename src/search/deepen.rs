@@ -2,13 +2,12 @@
 //! (and per line asked for), until the limits stop it or every line is decided;
 //! what it completed becomes the analysis.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use super::clock::Clock;
 use super::move_picker::Heuristics;
 use super::negamax::{Frame, RootResult, Search};
 use super::params::{MATE, MATE_BOUND};
-use super::smp::Team;
 use super::tt::Tt;
 use super::{Analysis, Iteration, Limits, Line, Score};
 use crate::rules::{Game, Move, Position, Word};
@@ -35,6 +34,19 @@ pub(super) fn decided(lines: &[RootResult], depth: u32) -> bool {
     lines
         .iter()
         .all(|l| l.score.abs() >= MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth)
+}
+
+/// What the threads of one search share besides the table: the main thread
+/// raises `done` when it has its answer, and tells the helpers the depth it is
+/// searching; a helper raises `reached` when it has completed the deepest
+/// iteration allowed (which ends the search when one line is asked: its answer
+/// is as deep as the main thread's could be); the helpers count their nodes in
+/// `nodes`.
+pub(super) struct Team {
+    pub(super) done: AtomicBool,
+    pub(super) reached: AtomicBool,
+    pub(super) depth: AtomicU32,
+    pub(super) nodes: AtomicU64,
 }
 
 /// The iterative deepening of the main thread, which makes the analysis; with a

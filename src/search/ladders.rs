@@ -5,8 +5,10 @@
 
 use super::MAX_MULTIPV;
 use super::eval::{Family, family};
-use super::level::MAX_LEVEL;
 use crate::rules::{AnyVariant, KingCapture, RepetitionOutcome, Variant, Word, with_word};
+
+/// The strongest level: the full engine.
+pub const MAX_LEVEL: u8 = 10;
 
 /// The search of one level below [`MAX_LEVEL`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -18,10 +18,7 @@ use super::ladders::shape;
 use super::rng::Rng;
 use super::{Analysis, Limits, MAX_MULTIPV, Score};
 
-pub use super::ladders::{BoardClass, size_class};
-
-/// The strongest level: the full engine.
-pub const MAX_LEVEL: u8 = 10;
+pub use super::ladders::{BoardClass, MAX_LEVEL, size_class};
 
 /// The limits and number of lines of an analysis at `level` on `board`, from the
 /// limits asked for: below level 10 the level's depth or node budget (the one for

@@ -16,7 +16,7 @@
 //! Every analysis takes a game of any board ([`AnyGame`](crate::rules::AnyGame))
 //! or of one word ([`Game`]); the search runs in the word of the game's board.
 //!
-//! Files, one concern each: `searcher.rs` (the API: [`Searcher`], [`Analysis`]),
+//! Files, one concern each: `searcher.rs` (the API: [`Searcher`]), `answer.rs` (what it answers: [`Analysis`]),
 //! `deepen.rs` (iterative deepening), `smp.rs` (the search on several threads),
 //! `negamax.rs` (negamax, quiescence), `tt.rs` (transposition table),
 //! `move_picker.rs` (ordering), `eval.rs` + `params.rs` (evaluation and weights),
@@ -26,6 +26,7 @@
 //! `clock.rs` (limits), `level.rs` + `ladders.rs` (strength levels), `rng.rs` (the
 //! seeded generator of the levels and the lab), `bench.rs` (the benchmark).
 
+mod answer;
 pub mod bench;
 mod clock;
 mod corner_play;
@@ -47,11 +48,12 @@ mod solver;
 mod tt;
 pub(crate) mod tune;
 
+pub use answer::{Analysis, Iteration, Line};
 pub use clock::Limits;
 pub use eval::weights;
 pub use level::LevelRequest;
 pub use score::{Score, even_score, family_preset, hand_even_score, net_plays};
-pub use searcher::{Analysis, Iteration, Line, Searcher, analyze};
+pub use searcher::{Searcher, analyze};
 pub use solver::Proof;
 
 /// The most lines an analysis request may ask for (`multipv`).

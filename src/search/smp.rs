@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use super::clock::Clock;
-use super::deepen::{decided, deepen, left_out, to_lines};
+use super::deepen::{Team, decided, deepen, left_out, to_lines};
 use super::move_picker::Heuristics;
 use super::negamax::{self, Frame, RootResult, Search};
 use super::tt::Tt;
@@ -19,19 +19,6 @@ use crate::rules::{Game, Move, Word};
 pub(super) struct HelperTables {
     heur: Heuristics,
     frames: Vec<Frame>,
-}
-
-/// What the threads of one search share besides the table: the main thread
-/// raises `done` when it has its answer, and tells the helpers the depth it is
-/// searching; a helper raises `reached` when it has completed the deepest
-/// iteration allowed (which ends the search when one line is asked: its answer
-/// is as deep as the main thread's could be); the helpers count their nodes in
-/// `nodes`.
-pub(super) struct Team {
-    pub(super) done: AtomicBool,
-    pub(super) reached: AtomicBool,
-    pub(super) depth: AtomicU32,
-    pub(super) nodes: AtomicU64,
 }
 
 /// What a helper thread found: its deepest completed iteration and its nodes.

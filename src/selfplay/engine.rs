@@ -12,8 +12,9 @@ use std::time::Duration;
 use crate::rules::{AnyGame, AnyPosition, Move};
 use crate::search::level::MAX_LEVEL;
 use crate::search::rng::Rng;
-use crate::search::{LevelRequest, Limits, Score, Searcher};
+use crate::search::{LevelRequest, Score, Searcher};
 
+use super::per_move::PerMove;
 use super::uci::{Session, UciCommand};
 
 /// A player.
@@ -81,22 +82,6 @@ impl Engine {
             Engine::Random => "random".to_owned(),
             Engine::External(p) => p.display().to_string(),
             Engine::Uci(c) => c.describe(),
-        }
-    }
-}
-
-/// The work one move may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PerMove {
-    TimeMs(u64),
-    Nodes(u64),
-}
-
-impl PerMove {
-    fn limits(self) -> Limits {
-        match self {
-            PerMove::TimeMs(ms) => Limits::time_ms(ms),
-            PerMove::Nodes(n) => Limits::nodes(n),
         }
     }
 }

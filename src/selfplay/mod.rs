@@ -12,6 +12,7 @@
 
 pub mod book;
 pub mod engine;
+pub mod per_move;
 pub mod resume;
 pub mod stats;
 pub mod uci;
@@ -28,7 +29,8 @@ use crate::rules::{AnyVariant, Move, Side};
 use crate::search::Searcher;
 use crate::search::rng::Rng;
 
-use engine::{Engine, PerMove, Seat};
+use engine::{Engine, Seat};
+use per_move::PerMove;
 use resume::Finished;
 use stats::{Sprt, Tally, Verdict};
 

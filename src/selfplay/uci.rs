@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::Move;
 
-use super::engine::PerMove;
+use super::per_move::PerMove;
 
 /// How long an engine may take to start and to answer `uci` and `isready`.
 const STARTUP: Duration = Duration::from_secs(10);

@@ -567,8 +567,9 @@ fn malformed_rule_sets_get_located_client_problems() {
 
 #[test]
 fn perft_takes_rules_instead_of_a_variant() {
-    let brandubh =
-        branan::json::dto::VariantDto::from(branan::rules::AnyVariant::by_id("brandubh").unwrap());
+    let brandubh = branan::json::variant::VariantDto::from(
+        branan::rules::AnyVariant::by_id("brandubh").unwrap(),
+    );
     let text = serde_json::to_string(&brandubh).unwrap();
     let (ok, by_rules, err) = perft_cli(&["--rules", &text, "--depth", "3"]);
     assert!(ok, "{err}");

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::real_server::{get, post, start};
-use branan::json::dto::VariantDto;
+use branan::json::variant::VariantDto;
 use branan::rules::{AnyVariant, opentafl};
 use serde_json::{Value, json};
 

@@ -157,40 +157,6 @@ pub fn etag(body: &str) -> String {
     format!("\"{h:016x}\"")
 }
 
-/// Pictures already drawn, by query string: a picture embedded in a busy page is
-/// asked for again and again.
-pub struct BoardCache {
-    cache: moka::sync::Cache<String, Arc<(String, web::Bytes)>>,
-}
-
-impl std::fmt::Debug for BoardCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BoardCache")
-            .field("entries", &self.cache.entry_count())
-            .finish()
-    }
-}
-
-impl BoardCache {
-    /// A cache holding up to `bytes` of pictures.
-    pub fn new(bytes: u64) -> BoardCache {
-        BoardCache {
-            cache: moka::sync::Cache::builder()
-                .max_capacity(bytes)
-                .weigher(|k: &String, v: &Arc<(String, web::Bytes)>| {
-                    u32::try_from(k.len() + v.1.len()).unwrap_or(u32::MAX)
-                })
-                .build(),
-        }
-    }
-}
-
-impl Default for BoardCache {
-    fn default() -> BoardCache {
-        BoardCache::new(16 << 20)
-    }
-}
-
 /// Whether `If-None-Match` names `tag` (or is `*`), compared weakly as RFC 9110
 /// asks: a compressed answer carries the tag as `W/"..."`.
 pub fn matches(req: &HttpRequest, tag: &str) -> bool {
@@ -253,12 +219,12 @@ pub async fn board_svg_route(
     query: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let key = req.query_string().to_owned();
-    let entry = match state.boards.cache.get(&key) {
+    let entry = match state.boards.get(&key) {
         Some(hit) => hit,
         None => {
             let svg = render(&state, &query)?;
             let entry = Arc::new((etag(&svg), web::Bytes::from(svg)));
-            state.boards.cache.insert(key, entry.clone());
+            state.boards.insert(key, entry.clone());
             entry
         }
     };

@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, get, web};
 
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
-use crate::json::dto::HealthResponse;
+use crate::json::health::HealthResponse;
 
 /// Liveness
 ///

@@ -10,7 +10,7 @@ use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::json::dto::{MovesQuery, MovesRequest, MovesResponse};
+use crate::json::game::{MovesQuery, MovesRequest, MovesResponse};
 use crate::json::moves as moves_json;
 use crate::json::rule_object::RulesInput;
 

@@ -7,7 +7,7 @@ use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
 use crate::api::extract::ApiJson;
-use crate::json::dto::{PlayRequest, PlayResponse, game_fields, pieces};
+use crate::json::game::{PlayRequest, PlayResponse, game_fields, pieces};
 
 /// Computes the answer of `/v1/play`.
 pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiError> {

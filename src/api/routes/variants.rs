@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, web};
 use crate::analysis::game::find_variant;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
-use crate::json::dto::{VariantDto, VariantsResponse};
+use crate::json::variant::{VariantDto, VariantsResponse};
 use crate::rules::AnyVariant;
 
 /// How long clients and caches may keep the presets (they change only with a release).
