@@ -5,6 +5,9 @@
 #   deploy/cluster.sh                 # 3 replicas, 30 s of load, one replica killed
 #                                     # (SIGKILL) after 10 s and started again
 #   deploy/cluster.sh --replicas 1    # the same load on one replica (no kill)
+#   deploy/cluster.sh --batch 300     # instead of wrk: 300 analyses sent by
+#                                     # `branan analyze --server`, a replica killed
+#                                     # mid-batch; every line answered once, in order
 #
 # It starts N replicas of the release binary on 127.0.0.1:18081.. and nginx
 # (deploy/nginx.conf, with its own prefix under a temporary directory) on
@@ -25,6 +28,11 @@
 #                     with `cargo build --release` when missing)
 #   --round-robin     drop nginx.conf's position hashing (to compare cache hits)
 #   --keep            keep the temporary directory (logs) after the run
+#   --batch N         the load is a batch of N analysis lines (positions of
+#                     deploy/load/positions.tsv, each searched --analyze-ms plus its
+#                     index in ms, so that none is a cache hit) sent with
+#                     `branan analyze --server` and --connections requests in flight;
+#                     the replica is killed --duration/3 s after the batch starts
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +46,7 @@ kill_replica=1
 bin="$root/target/release/branan"
 keep=0
 round_robin=0
+batch=0
 lb_port=18080
 first_port=18081
 
@@ -53,12 +62,14 @@ while [ $# -gt 0 ]; do
         --bin) bin=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --round-robin) round_robin=1; shift ;;
+        --batch) batch=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "cluster.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 case "$replicas" in ''|*[!0-9]*) echo "cluster.sh: --replicas needs a number" >&2; exit 2 ;; esac
 case "$duration" in ''|*[!0-9]*) echo "cluster.sh: --duration needs whole seconds" >&2; exit 2 ;; esac
+case "$batch" in ''|*[!0-9]*) echo "cluster.sh: --batch needs a number of lines" >&2; exit 2 ;; esac
 case "$signal" in KILL|TERM) ;; *) echo "cluster.sh: --signal is KILL or TERM" >&2; exit 2 ;; esac
 if [ "$replicas" -lt 1 ] || [ "$replicas" -gt 9 ]; then
     echo "cluster.sh: --replicas is 1 to 9" >&2; exit 2
@@ -75,7 +86,7 @@ log() { printf '[cluster] %s\n' "$*" >&2; }
 # ---- tools -----------------------------------------------------------------------
 need_apt=()
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
-command -v wrk >/dev/null 2>&1 || need_apt+=(wrk)
+[ "$batch" -gt 0 ] || command -v wrk >/dev/null 2>&1 || need_apt+=(wrk)
 command -v curl >/dev/null 2>&1 || need_apt+=(curl)
 if [ ${#need_apt[@]} -gt 0 ]; then
     log "installing ${need_apt[*]} (Debian packages)"
@@ -221,10 +232,23 @@ for i in "${!replica_pid[@]}"; do ticks_before[i]=$(cpu_ticks "${replica_pid[$i]
 sample &
 sampler_pid=$!
 
-log "load: wrk -t$threads -c$connections -d${duration}s for ${duration} s"
-wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout 15s \
-    -s "$root/deploy/load/mixed.lua" "http://127.0.0.1:$lb_port" \
-    -- "$root/deploy/load/positions.tsv" "$analyze_ms" >"$work/wrk.txt" 2>&1 &
+if [ "$batch" -gt 0 ]; then
+    # N lines cycling through the positions; a longer time than any before it
+    # makes each line a cache miss.
+    awk -F '\t' -v n="$batch" -v ms="$analyze_ms" '
+        !/^#/ && NF >= 2 { v[c] = $1; p[c] = $2; c++ }
+        END { for (i = 0; i < n; i++)
+            printf "{\"id\":%d,\"variant\":\"%s\",\"position\":\"%s\",\"time_ms\":%d}\n",
+                i, v[i % c], p[i % c], ms + i + 1 }' "$root/deploy/load/positions.tsv" >"$work/batch.in"
+    log "load: branan analyze --server http://127.0.0.1:$lb_port --threads $connections, $batch lines"
+    "$bin" analyze --server "http://127.0.0.1:$lb_port" --threads "$connections" \
+        --progress-every 5 <"$work/batch.in" >"$work/batch.out" 2>"$work/wrk.txt" &
+else
+    log "load: wrk -t$threads -c$connections -d${duration}s for ${duration} s"
+    wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout 15s \
+        -s "$root/deploy/load/mixed.lua" "http://127.0.0.1:$lb_port" \
+        -- "$root/deploy/load/positions.tsv" "$analyze_ms" >"$work/wrk.txt" 2>&1 &
+fi
 wrk_pid=$!
 started=$(date +%s)
 
@@ -245,9 +269,16 @@ if [ "$kill_replica" -eq 1 ]; then
     log "t=$(($(date +%s) - started))s: replica $victim ready"
 fi
 
-wait "$wrk_pid" || { cat "$work/wrk.txt" >&2; wrk_pid=""; exit 1; }
+load_status=0
+wait "$wrk_pid" || load_status=$?
 wrk_pid=""
 elapsed=$(($(date +%s) - started))
+if [ "$load_status" -ne 0 ]; then
+    cat "$work/wrk.txt" >&2
+    echo "FAILED: the load ended with status $load_status" >&2
+    keep=1
+    exit 1
+fi
 
 # ---- report --------------------------------------------------------------------
 kill "$sampler_pid" 2>/dev/null || true
@@ -256,11 +287,30 @@ sampler_pid=""
 
 hz=$(getconf CLK_TCK)
 echo
-echo "==== branan cluster: $replicas replica(s), $(nproc) cores, ${duration} s, $connections connections ===="
+if [ "$batch" -gt 0 ]; then
+    echo "==== branan cluster: $replicas replica(s), $(nproc) cores, a batch of $batch lines, $connections in flight ===="
+else
+    echo "==== branan cluster: $replicas replica(s), $(nproc) cores, ${duration} s, $connections connections ===="
+fi
 if [ "$kill_replica" -eq 1 ]; then
     echo "replica $victim got SIG$signal at ~${kill_at} s and was started again 5 s later"
 fi
-sed -n '/^---- load summary ----$/,$p' "$work/wrk.txt" | tail -n +2
+if [ "$batch" -gt 0 ]; then
+    # Every line answered once and in order: the answers' ids are 0..N-1.
+    answered=$(wc -l <"$work/batch.out")
+    in_order=$(awk '{ if (match($0, /"id":[0-9]+}$/)) { id = substr($0, RSTART + 5, RLENGTH - 6) + 0; if (id != NR - 1) bad++ } else bad++ }
+        END { print (NR > 0 && bad == 0) ? "yes" : "no" }' "$work/batch.out")
+    problems=$(grep -c '"status":' "$work/batch.out" || true)
+    echo "batch: $answered of $batch lines answered in $elapsed s, in input order with each id once: $in_order; $problems problems"
+    tail -n 1 "$work/wrk.txt"
+    if [ "$answered" -ne "$batch" ] || [ "$in_order" != yes ] || [ "$problems" -ne 0 ]; then
+        echo "FAILED: the batch lost, doubled or misordered lines" >&2
+        keep=1
+        exit 1
+    fi
+else
+    sed -n '/^---- load summary ----$/,$p' "$work/wrk.txt" | tail -n +2
+fi
 # Per replica: answered requests (nginx's access log), CPU and peak memory.
 "$nginx_bin" -p "$work/nginx/" -c "$work/nginx/nginx.conf" -s reopen 2>/dev/null || true
 sleep 2.5 # the access log is buffered (flush=2s)
@@ -290,8 +340,9 @@ done
 retried=$(grep -c 'upstream=[^ ]*, ' "$work/nginx/logs/access.log" || true)
 upstream_errors=$(grep -c 'while connecting to upstream\|while reading response header from upstream\|upstream prematurely closed' "$work/nginx/logs/error.log" || true)
 echo "nginx: $retried requests retried on another replica; $upstream_errors upstream errors logged"
-echo "(command: deploy/cluster.sh --replicas $replicas --duration $duration --connections $connections --analyze-ms $analyze_ms$([ "$kill_replica" -eq 1 ] && echo " --signal $signal")$([ "$round_robin" -eq 1 ] && echo " --round-robin"))"
+echo "(command: deploy/cluster.sh --replicas $replicas --duration $duration --connections $connections --analyze-ms $analyze_ms$([ "$kill_replica" -eq 1 ] && echo " --signal $signal")$([ "$round_robin" -eq 1 ] && echo " --round-robin")$([ "$batch" -gt 0 ] && echo " --batch $batch"))"
 
+[ "$batch" -gt 0 ] && exit 0
 failed=$(sed -n 's/^failed: *\([0-9]*\).*/\1/p' "$work/wrk.txt")
 if [ "${failed:-1}" -ne 0 ]; then
     echo "FAILED: $failed requests failed" >&2

@@ -8,7 +8,9 @@
 //!
 //! `--threads` lines are analysed at once, each on the search threads its
 //! `threads` field asks (default `--threads-per-line`, itself 1); a line may ask
-//! up to one thread per core.
+//! up to one thread per core. With `--server URL` the lines go to a branan service
+//! instead (`--threads` requests in flight), and come back in the same order and
+//! forms.
 //! Progress goes to stderr: a bar on a terminal, otherwise a plain line every few
 //! seconds.
 
@@ -29,6 +31,8 @@ use crate::analysis::{Answer, Settings, run};
 use crate::json::body::{from_json_bytes, from_json_value};
 use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, Problem};
 use crate::search::Searcher;
+
+use super::remote::{Remote, RemoteError, Reply, with_id};
 
 /// Exit status when some line could not be answered (its problem is in the output).
 const EXIT_PROBLEMS: u8 = 1;
@@ -67,7 +71,19 @@ pub struct AnalyzeArgs {
     /// Seconds between progress lines on stderr when it is not a terminal (0: none).
     #[arg(long, default_value_t = 5.0)]
     pub progress_every: f64,
+    /// Send the lines to the branan service at this address (`http://host:port`,
+    /// one server or load-balanced replicas) instead of analysing them here; its
+    /// limits apply, and `--threads` (default 8) is the requests in flight.
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
+    /// With `--server`: how many times a request is sent again after a lost
+    /// connection or a 502, 503, 504 or 429 answer before the run stops.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub retries: u32,
 }
+
+/// Lines in flight to a service when `--threads` is not given.
+const REMOTE_IN_FLIGHT: usize = 8;
 
 /// One input line to answer.
 struct Job {
@@ -78,16 +94,44 @@ struct Job {
     text: String,
 }
 
+/// A line's answer as it is written: its JSON text, and the problem's detail when
+/// it is a problem.
+struct Written {
+    text: String,
+    problem: Option<String>,
+}
+
+impl Written {
+    fn of(item: &BatchItem) -> Written {
+        Written {
+            // Answers are plain data: serialising them cannot fail.
+            text: serde_json::to_string(item).unwrap_or_else(|_| "{}".to_owned()),
+            problem: match item {
+                BatchItem::Problem(p) => Some(p.detail.clone()),
+                BatchItem::Ok(_) => None,
+            },
+        }
+    }
+}
+
+/// Where the lines are analysed: here, or by a service.
+enum Backend {
+    Local(Box<Searcher>),
+    Remote(Remote),
+}
+
 /// What the main thread hears about.
 enum Event {
     Answer {
         seq: usize,
         line: usize,
-        item: Box<BatchItem>,
+        item: Written,
     },
     /// The input ended after this many lines to answer.
     InputDone(usize),
     InputFailed(String),
+    /// The service could not be reached for a line.
+    ServiceFailed(String),
     Signal {
         name: &'static str,
         number: u8,
@@ -133,32 +177,76 @@ fn read_line(text: &str) -> (Option<serde_json::Value>, Result<AnalyzeRequest, P
     )
 }
 
+/// The answer to one line, or `Err` when the run must stop: interrupted (`None`),
+/// or the service unreachable.
 fn answer(
     job: &Job,
     settings: &LineSettings,
-    searcher: &mut Searcher,
+    backend: &mut Backend,
     stop: &AtomicBool,
-) -> Option<BatchItem> {
+) -> Result<Written, Option<RemoteError>> {
     let (id, req) = read_line(&job.text);
+    let problem = |p: Problem| {
+        Ok(Written::of(&BatchItem::Problem(on_line(
+            job.line,
+            id.clone(),
+            p,
+        ))))
+    };
     let mut req = match req {
         Ok(r) => r,
-        Err(p) => return Some(BatchItem::Problem(on_line(job.line, id, p))),
+        Err(p) => return problem(p),
     };
+    let given_threads = req.threads.is_some();
+    let no_limit = req.depth.is_none() && req.time_ms.is_none() && req.nodes.is_none();
     req.threads = req.threads.or(Some(settings.threads));
-    if req.depth.is_none() && req.time_ms.is_none() && req.nodes.is_none() {
+    if no_limit {
         req.depth = settings.depth;
         req.time_ms = settings.time_ms;
     }
+    let searcher = match backend {
+        Backend::Local(searcher) => searcher,
+        Backend::Remote(remote) => {
+            // The line as written (less its `id`), with what the command line adds.
+            let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(&job.text) else {
+                return Err(None);
+            };
+            object.remove("id");
+            if !given_threads {
+                object.insert("threads".to_owned(), settings.threads.into());
+            }
+            if no_limit {
+                for (key, value) in [
+                    ("depth", settings.depth.map(u64::from)),
+                    ("time_ms", settings.time_ms),
+                ] {
+                    if let Some(v) = value {
+                        object.insert(key.to_owned(), v.into());
+                    }
+                }
+            }
+            let body = serde_json::Value::Object(object).to_string();
+            let stopped = || stop.load(Ordering::Relaxed);
+            return match remote.analyze(&body, &stopped) {
+                Ok(Reply::Analysis(text)) => Ok(Written {
+                    text: with_id(&text, id.as_ref()),
+                    problem: None,
+                }),
+                Ok(Reply::Problem(p)) => problem(*p),
+                Err(_) if stopped() => Err(None),
+                Err(e) => Err(Some(e)),
+            };
+        }
+    };
     let prepared = match req.prepare(&settings.limits) {
         Ok(p) => p,
-        Err(e) => return Some(BatchItem::Problem(on_line(job.line, id, Problem::from(&e)))),
+        Err(e) => return problem(Problem::from(&e)),
     };
-    // `None`: interrupted; the answer is not written.
-    let stored = run(&prepared, searcher, stop)?;
+    let stored = run(&prepared, searcher, stop).ok_or(None)?;
     let answer = Answer::fresh(prepared, stored.analysis);
     let mut answer = AnalyzeResponse::of(&answer);
     answer.id = id;
-    Some(BatchItem::Ok(answer))
+    Ok(Written::of(&BatchItem::Ok(answer)))
 }
 
 /// Reads stdin: every line goes to the workers (a blank one gets its problem, so
@@ -198,9 +286,13 @@ fn work(
     jobs: &Mutex<Receiver<Job>>,
     events: &Sender<Event>,
     settings: &LineSettings,
+    remote: Option<Remote>,
     stop: &AtomicBool,
 ) {
-    let mut searcher = Searcher::new(TT_MB_PER_THREAD);
+    let mut backend = match remote {
+        Some(remote) => Backend::Remote(remote),
+        None => Backend::Local(Box::new(Searcher::new(TT_MB_PER_THREAD))),
+    };
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
@@ -210,13 +302,18 @@ fn work(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let Some(item) = answer(&job, settings, &mut searcher, stop) else {
-            return;
+        let item = match answer(&job, settings, &mut backend, stop) {
+            Ok(item) => item,
+            Err(None) => return,
+            Err(Some(e)) => {
+                let _ = events.send(Event::ServiceFailed(format!("line {}: {e}", job.line)));
+                return;
+            }
         };
         let answered = Event::Answer {
             seq: job.seq,
             line: job.line,
-            item: Box::new(item),
+            item,
         };
         if events.send(answered).is_err() {
             return;
@@ -348,7 +445,8 @@ struct Tally {
 pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
     let cores = thread::available_parallelism().map_or(2, |n| n.get());
     let per_line = usize::try_from(args.threads_per_line).unwrap_or(usize::MAX);
-    if per_line > cores {
+    // A service checks the threads against its own cores.
+    if per_line > cores && args.server.is_none() {
         eprintln!(
             "branan analyze: --threads-per-line {per_line}: must be 1 to {cores} (the cores \
              of this machine)"
@@ -367,10 +465,29 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         depth: args.depth,
         time_ms: args.time_ms,
     };
+    let remote = match &args.server {
+        None => None,
+        Some(url) => {
+            // A service's own limit ends its searches; the answer may wait in its
+            // queue as long again.
+            let timeout =
+                Duration::from_millis(args.max_time_ms.saturating_mul(2)) + Duration::from_secs(60);
+            match Remote::new(url, args.retries, timeout) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("branan analyze: {e}");
+                    return ExitCode::from(EXIT_IO);
+                }
+            }
+        }
+    };
     let threads = args
         .threads
         .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or_else(|| (cores / per_line).max(1));
+        .unwrap_or_else(|| match remote {
+            Some(_) => REMOTE_IN_FLIGHT,
+            None => (cores / per_line).max(1),
+        });
     let stop = Arc::new(AtomicBool::new(false));
     let read = Arc::new(AtomicUsize::new(0));
     let (events_tx, events) = channel::<Event>();
@@ -383,9 +500,10 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
     let jobs_rx = Arc::new(Mutex::new(jobs_rx));
     for i in 0..threads {
         let (jobs, events, stop) = (Arc::clone(&jobs_rx), events_tx.clone(), Arc::clone(&stop));
+        let remote = remote.clone();
         let spawned = thread::Builder::new()
             .name(format!("branan-analyze-{i}"))
-            .spawn(move || work(&jobs, &events, &settings, &stop));
+            .spawn(move || work(&jobs, &events, &settings, remote, &stop));
         if let Err(e) = spawned {
             eprintln!("branan analyze: cannot start threads: {e}");
             return ExitCode::from(EXIT_IO);
@@ -411,7 +529,7 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         last_line: 0,
         started: Instant::now(),
     };
-    let mut ready: BTreeMap<usize, (usize, BatchItem)> = BTreeMap::new();
+    let mut ready: BTreeMap<usize, (usize, Written)> = BTreeMap::new();
     let mut total: Option<usize> = None;
     let status = loop {
         if total == Some(tally.written) {
@@ -429,7 +547,7 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         };
         match event {
             Some(Event::Answer { seq, line, item }) => {
-                ready.insert(seq, (line, *item));
+                ready.insert(seq, (line, item));
                 if let Err(e) = write_ready(&mut out, &mut ready, &mut tally) {
                     break Some(fail(&progress, &format!("cannot write the answers: {e}")));
                 }
@@ -437,6 +555,17 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
             Some(Event::InputDone(n)) => total = Some(n),
             Some(Event::InputFailed(e)) => {
                 break Some(fail(&progress, &format!("cannot read standard input: {e}")));
+            }
+            Some(Event::ServiceFailed(e)) => {
+                let _ = write_ready(&mut out, &mut ready, &mut tally);
+                break Some(fail(
+                    &progress,
+                    &format!(
+                        "{e}; {} answers written (input lines up to {}), the rest were not \
+                         analysed",
+                        tally.written, tally.last_line
+                    ),
+                ));
             }
             Some(Event::Signal { name, number }) => {
                 stop.store(true, Ordering::Relaxed);
@@ -480,18 +609,16 @@ fn fail(progress: &Progress, message: &str) -> ExitCode {
 /// Writes the answers that are next in input order, and flushes them.
 fn write_ready(
     out: &mut impl Write,
-    ready: &mut BTreeMap<usize, (usize, BatchItem)>,
+    ready: &mut BTreeMap<usize, (usize, Written)>,
     tally: &mut Tally,
 ) -> std::io::Result<()> {
     let mut wrote = false;
     while let Some((line, item)) = ready.remove(&tally.written) {
-        if let BatchItem::Problem(p) = &item {
+        if let Some(detail) = &item.problem {
             tally.failed += 1;
-            eprintln!("branan analyze: {}", p.detail);
+            eprintln!("branan analyze: {detail}");
         }
-        // Answers are plain data: serialising them cannot fail.
-        let text = serde_json::to_string(&item).unwrap_or_else(|_| "{}".to_owned());
-        writeln!(out, "{text}")?;
+        writeln!(out, "{}", item.text)?;
         tally.written += 1;
         tally.last_line = line;
         wrote = true;

@@ -9,6 +9,7 @@ mod lab;
 mod openapi;
 mod otep;
 mod perft;
+mod remote;
 mod review;
 mod serve;
 mod train_net;

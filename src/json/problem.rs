@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::analysis::AnalysisError;
@@ -69,7 +69,7 @@ pub mod types {
 }
 
 /// An RFC 9457 problem document, with fields that locate the fault in the request.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "type": "/problems/illegal-move",
     "title": "Illegal move",

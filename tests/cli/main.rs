@@ -1,5 +1,5 @@
 //! The command line, run as a user or a script runs it (the `branan` binary in a
-//! child process): `perft`, `analyze` in a pipe, `otep` spoken to as OpenTafl
+//! child process): `perft`, `analyze` in a pipe and sent to a service, `otep` spoken to as OpenTafl
 //! speaks, `review`, `train-net`, and `serve`'s logs.
 
 #![cfg(feature = "server")]
@@ -10,5 +10,8 @@ mod lab;
 mod otep;
 mod perft;
 mod pipe;
+#[path = "../real_server/mod.rs"]
+mod real_server;
+mod remote;
 mod review;
 mod train_net;
