@@ -1,6 +1,6 @@
 //! The command line, run as a user or a script runs it (the `branan` binary in a
-//! child process): `perft`, `analyze` in a pipe and sent to a service, `otep` spoken to as OpenTafl
-//! speaks, `review`, `train-net`, and `serve`'s logs.
+//! child process): `perft`, `analyze` in a pipe and sent to a service, `otep`
+//! spoken to as OpenTafl speaks, `review`, `train-net`, and `serve`'s logs.
 
 #![cfg(feature = "server")]
 
