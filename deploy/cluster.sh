@@ -30,7 +30,7 @@
 #   --keep            keep the temporary directory (logs) after the run
 #   --batch N         the load is a batch of N analysis lines (positions of
 #                     deploy/load/positions.tsv, each searched --analyze-ms plus its
-#                     index in ms, so that none is a cache hit) sent with
+#                     index in ms) sent with
 #                     `branan analyze --server` and --connections requests in flight;
 #                     the replica is killed --duration/3 s after the batch starts
 set -euo pipefail
@@ -233,9 +233,9 @@ sample &
 sampler_pid=$!
 
 if [ "$batch" -gt 0 ]; then
-    # N lines cycling through the positions; a longer time than any before it
-    # makes each line a cache miss.
-    awk -F '\t' -v n="$batch" -v ms="$analyze_ms" '
+    # N lines cycling through the positions, each asking a little longer than the
+    # one before.
+    awk -F '\t' -v n="$batch" -v ms="$analyze_ms" 'BEGIN { c = 0 }
         !/^#/ && NF >= 2 { v[c] = $1; p[c] = $2; c++ }
         END { for (i = 0; i < n; i++)
             printf "{\"id\":%d,\"variant\":\"%s\",\"position\":\"%s\",\"time_ms\":%d}\n",
@@ -300,7 +300,7 @@ if [ "$batch" -gt 0 ]; then
     answered=$(wc -l <"$work/batch.out")
     in_order=$(awk '{ if (match($0, /"id":[0-9]+}$/)) { id = substr($0, RSTART + 5, RLENGTH - 6) + 0; if (id != NR - 1) bad++ } else bad++ }
         END { print (NR > 0 && bad == 0) ? "yes" : "no" }' "$work/batch.out")
-    problems=$(grep -c '"status":' "$work/batch.out" || true)
+    problems=$(grep -c '"type":"/problems/' "$work/batch.out" || true)
     echo "batch: $answered of $batch lines answered in $elapsed s, in input order with each id once: $in_order; $problems problems"
     tail -n 1 "$work/wrk.txt"
     if [ "$answered" -ne "$batch" ] || [ "$in_order" != yes ] || [ "$problems" -ne 0 ]; then
