@@ -241,6 +241,8 @@ fn addresses_and_pictures_in_the_text_answer() {
 fn quick_command_lines_of_the_docs_run() {
     let (blocks, _) = blocks_and_prose();
     let bin = env!("CARGO_BIN_EXE_branan");
+    // A command that sends its work to a service sends it to this one.
+    let server = server();
     let dir = std::env::temp_dir().join(format!("branan-doc-commands-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let mut failures = Vec::new();
@@ -256,7 +258,8 @@ fn quick_command_lines_of_the_docs_run() {
                 Some(rest) => format!("{bin} {rest}"),
                 None => cmd,
             }
-            .replace("| branan ", &format!("| {bin} "));
+            .replace("| branan ", &format!("| {bin} "))
+            .replace("http://127.0.0.1:8080", &server.url());
             let out = sh(&cmd, &dir);
             if !out.status.success() {
                 failures.push(format!(
