@@ -14,6 +14,7 @@
 //! - [`rule_set`]: a request's own rule set read and checked.
 //! - [`settings`]: the limits, and the size of the pool and of the cache.
 //! - [`pool`]: the search threads and their bounded queue.
+//! - [`in_order`]: answers handed out in the order they were asked.
 //! - [`cache`]: the evaluation cache.
 //! - [`prepare`]: one analysis checked and searched.
 //! - [`service`]: the service object, and the streamed analysis and the batch.
@@ -24,6 +25,7 @@ pub mod error;
 pub mod game;
 pub mod game_parts;
 pub mod game_record;
+pub mod in_order;
 pub mod pool;
 pub mod prepare;
 pub mod review;
@@ -34,6 +36,7 @@ pub mod settings;
 pub use error::AnalysisError;
 pub use game::{BuiltGame, Limits, OwnRules, build_game, resolve_rules};
 pub use game_parts::GameParts;
+pub use in_order::InOrder;
 pub use prepare::{Answer, Ask, Prepared, prepare, run};
 pub use review::{ReviewAsk, ReviewPlan, ReviewRun, Summary, execute, plan};
 pub use service::{AnalysisService, Overloaded, StopOnDrop};

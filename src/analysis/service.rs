@@ -141,6 +141,26 @@ impl AnalysisService {
         self.searches.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Starts one analysis on the pool, searched afresh (no cache: a batch of
+    /// lines answers what it was asked, each line by its own search): `done` hears
+    /// its answer, or `None` when `stop` ended it first. Refused at once when the
+    /// pool has no room.
+    pub fn start_fresh(
+        &self,
+        p: Prepared,
+        stop: Arc<AtomicBool>,
+        done: impl FnOnce(Option<Answer>) + Send + 'static,
+    ) -> Result<(), Overloaded> {
+        let threads = p.limits.threads;
+        let job: Job = Box::new(move |searcher| {
+            let answer = run(&p, searcher, &stop).map(|stored| Answer::fresh(p, stored.analysis));
+            done(answer);
+        });
+        self.pool
+            .submit_on(threads, job)
+            .map_err(|e| self.refused(e))
+    }
+
     /// Analyses one prepared request (cache, then pool).
     pub async fn analyze(&self, p: Prepared) -> Result<Answer, Overloaded> {
         let cache = Arc::clone(&self.cache);

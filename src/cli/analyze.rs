@@ -14,11 +14,10 @@
 //! Progress goes to stderr: a bar on a terminal, otherwise a plain line every few
 //! seconds.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -26,11 +25,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::analysis::pool::TT_MB_PER_THREAD;
-use crate::analysis::{Answer, Settings, run};
+use crate::analysis::{AnalysisService, InOrder, ReviewSettings, ServiceSettings, Settings};
 use crate::json::body::{from_json_bytes, from_json_value};
 use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, Problem};
-use crate::search::Searcher;
 
 use super::remote::{Remote, RemoteError, Reply, with_id};
 
@@ -114,12 +111,6 @@ impl Written {
     }
 }
 
-/// Where the lines are analysed: here, or by a service.
-enum Backend {
-    Local(Box<Searcher>),
-    Remote(Remote),
-}
-
 /// What the main thread hears about.
 enum Event {
     Answer {
@@ -177,82 +168,133 @@ fn read_line(text: &str) -> (Option<serde_json::Value>, Result<AnalyzeRequest, P
     )
 }
 
-/// The answer to one line, or `Err` when the run must stop: interrupted (`None`),
-/// or the service unreachable.
-fn answer(
-    job: &Job,
-    settings: &LineSettings,
-    backend: &mut Backend,
-    stop: &AtomicBool,
-) -> Result<Written, Option<RemoteError>> {
+/// A line read, with what the command line adds where it says nothing.
+struct Read {
+    id: Option<serde_json::Value>,
+    req: AnalyzeRequest,
+    /// Whether the line gave its own `threads`, and its own limit.
+    given_threads: bool,
+    given_limit: bool,
+}
+
+/// Reads a line, or answers it with its problem.
+fn read(job: &Job, settings: &LineSettings) -> Result<Read, Written> {
     let (id, req) = read_line(&job.text);
-    let problem = |p: Problem| {
-        Ok(Written::of(&BatchItem::Problem(on_line(
-            job.line,
-            id.clone(),
-            p,
-        ))))
-    };
-    let mut req = match req {
-        Ok(r) => r,
-        Err(p) => return problem(p),
-    };
+    let mut req = req.map_err(|p| problem(job, id.clone(), p))?;
     let given_threads = req.threads.is_some();
-    let no_limit = req.depth.is_none() && req.time_ms.is_none() && req.nodes.is_none();
+    let given_limit = req.depth.is_some() || req.time_ms.is_some() || req.nodes.is_some();
     req.threads = req.threads.or(Some(settings.threads));
-    if no_limit {
+    if !given_limit {
         req.depth = settings.depth;
         req.time_ms = settings.time_ms;
     }
-    let searcher = match backend {
-        Backend::Local(searcher) => searcher,
-        Backend::Remote(remote) => {
-            // The line as written (less its `id`), with what the command line adds.
-            let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(&job.text) else {
-                return Err(None);
-            };
-            object.remove("id");
-            if !given_threads {
-                object.insert("threads".to_owned(), settings.threads.into());
-            }
-            if no_limit {
-                for (key, value) in [
-                    ("depth", settings.depth.map(u64::from)),
-                    ("time_ms", settings.time_ms),
-                ] {
-                    if let Some(v) = value {
-                        object.insert(key.to_owned(), v.into());
-                    }
-                }
-            }
-            let body = serde_json::Value::Object(object).to_string();
-            let stopped = || stop.load(Ordering::Relaxed);
-            return match remote.analyze(&body, &stopped) {
-                Ok(Reply::Analysis(text)) => Ok(Written {
-                    text: with_id(&text, id.as_ref()),
-                    problem: None,
-                }),
-                Ok(Reply::Problem(p)) => problem(*p),
-                Err(_) if stopped() => Err(None),
-                Err(e) => Err(Some(e)),
-            };
-        }
-    };
-    let prepared = match req.prepare(&settings.limits) {
-        Ok(p) => p,
-        Err(e) => return problem(Problem::from(&e)),
-    };
-    let stored = run(&prepared, searcher, stop).ok_or(None)?;
-    let answer = Answer::fresh(prepared, stored.analysis);
-    let mut answer = AnalyzeResponse::of(&answer);
-    answer.id = id;
-    Ok(Written::of(&BatchItem::Ok(answer)))
+    Ok(Read {
+        id,
+        req,
+        given_threads,
+        given_limit,
+    })
 }
 
-/// Reads stdin: every line goes to the workers (a blank one gets its problem, so
+/// The problem of a line, as written.
+fn problem(job: &Job, id: Option<serde_json::Value>, p: Problem) -> Written {
+    Written::of(&BatchItem::Problem(on_line(job.line, id, p)))
+}
+
+/// Hands a line to this machine's search pool: its answer (or problem) reaches
+/// `events`; `slots` bounds the lines in flight (one is taken here and given back
+/// when the line is answered).
+fn start_here(
+    job: Job,
+    settings: &LineSettings,
+    service: &AnalysisService,
+    slots: &(SyncSender<()>, Receiver<()>),
+    events: &Sender<Event>,
+    stop: &Arc<AtomicBool>,
+) -> bool {
+    let answered = |item| Event::Answer {
+        seq: job.seq,
+        line: job.line,
+        item,
+    };
+    let read = match read(&job, settings) {
+        Ok(r) => r,
+        Err(item) => return events.send(answered(item)).is_ok(),
+    };
+    let prepared = match read.req.prepare(&settings.limits) {
+        Ok(p) => p,
+        Err(e) => {
+            let item = problem(&job, read.id, Problem::from(&e));
+            return events.send(answered(item)).is_ok();
+        }
+    };
+    if slots.1.recv().is_err() {
+        return false;
+    }
+    let (events, slot) = (events.clone(), slots.0.clone());
+    let (seq, line, id) = (job.seq, job.line, read.id);
+    let started = service.start_fresh(prepared, Arc::clone(stop), move |answer| {
+        // `None`: interrupted; the answer is not written.
+        if let Some(answer) = answer {
+            let mut answer = AnalyzeResponse::of(&answer);
+            answer.id = id;
+            let item = Written::of(&BatchItem::Ok(answer));
+            let _ = events.send(Event::Answer { seq, line, item });
+        }
+        let _ = slot.send(());
+    });
+    // The pool's queue holds every line in flight: it refuses none.
+    started.is_ok()
+}
+
+/// The answer to one line from the service at `remote`, or `Err` when the run
+/// must stop: interrupted (`None`), or the service unreachable.
+fn answer_there(
+    job: &Job,
+    settings: &LineSettings,
+    remote: &Remote,
+    stop: &AtomicBool,
+) -> Result<Written, Option<RemoteError>> {
+    // Read here first, so that a line the forms refuse gets the same problem.
+    let read = match read(job, settings) {
+        Ok(r) => r,
+        Err(item) => return Ok(item),
+    };
+    // The line as written (less its `id`), with what the command line adds.
+    let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(&job.text) else {
+        return Err(None);
+    };
+    object.remove("id");
+    if !read.given_threads {
+        object.insert("threads".to_owned(), settings.threads.into());
+    }
+    if !read.given_limit {
+        for (key, value) in [
+            ("depth", settings.depth.map(u64::from)),
+            ("time_ms", settings.time_ms),
+        ] {
+            if let Some(v) = value {
+                object.insert(key.to_owned(), v.into());
+            }
+        }
+    }
+    let body = serde_json::Value::Object(object).to_string();
+    let stopped = || stop.load(Ordering::Relaxed);
+    match remote.analyze(&body, &stopped) {
+        Ok(Reply::Analysis(text)) => Ok(Written {
+            text: with_id(&text, read.id.as_ref()),
+            problem: None,
+        }),
+        Ok(Reply::Problem(p)) => Ok(problem(job, read.id, *p)),
+        Err(_) if stopped() => Err(None),
+        Err(e) => Err(Some(e)),
+    }
+}
+
+/// Reads stdin: every line goes to `dispatch` (a blank one gets its problem, so
 /// that answers and lines stay paired), the count to `events`.
 fn read_input(
-    jobs: std::sync::mpsc::SyncSender<Job>,
+    mut dispatch: impl FnMut(Job) -> bool,
     events: Sender<Event>,
     read: Arc<AtomicUsize>,
 ) {
@@ -266,14 +308,11 @@ fn read_input(
                 return;
             }
         };
-        if jobs
-            .send(Job {
-                seq,
-                line: i + 1,
-                text,
-            })
-            .is_err()
-        {
+        if !dispatch(Job {
+            seq,
+            line: i + 1,
+            text,
+        }) {
             return;
         }
         seq += 1;
@@ -282,17 +321,14 @@ fn read_input(
     let _ = events.send(Event::InputDone(seq));
 }
 
-fn work(
+/// A thread that sends lines to the service, one request at a time.
+fn send_lines(
     jobs: &Mutex<Receiver<Job>>,
     events: &Sender<Event>,
     settings: &LineSettings,
-    remote: Option<Remote>,
+    remote: &Remote,
     stop: &AtomicBool,
 ) {
-    let mut backend = match remote {
-        Some(remote) => Backend::Remote(remote),
-        None => Backend::Local(Box::new(Searcher::new(TT_MB_PER_THREAD))),
-    };
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
@@ -302,7 +338,7 @@ fn work(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let item = match answer(&job, settings, &mut backend, stop) {
+        let item = match answer_there(&job, settings, remote, stop) {
             Ok(item) => item,
             Err(None) => return,
             Err(Some(e)) => {
@@ -495,29 +531,62 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         eprintln!("branan analyze: cannot watch for signals: {e}");
         return ExitCode::from(EXIT_IO);
     }
-    // A short queue: lines are read a little ahead of the workers, not all at once.
-    let (jobs_tx, jobs_rx) = sync_channel::<Job>(threads * 2);
-    let jobs_rx = Arc::new(Mutex::new(jobs_rx));
-    for i in 0..threads {
-        let (jobs, events, stop) = (Arc::clone(&jobs_rx), events_tx.clone(), Arc::clone(&stop));
-        let remote = remote.clone();
-        let spawned = thread::Builder::new()
-            .name(format!("branan-analyze-{i}"))
-            .spawn(move || work(&jobs, &events, &settings, remote, &stop));
-        if let Err(e) = spawned {
-            eprintln!("branan analyze: cannot start threads: {e}");
-            return ExitCode::from(EXIT_IO);
+    let (events_for_input, read_count) = (events_tx.clone(), Arc::clone(&read));
+    let spawned = match remote {
+        Some(remote) => {
+            // A short queue: lines are read a little ahead of the senders.
+            let (jobs_tx, jobs_rx) = sync_channel::<Job>(threads * 2);
+            let jobs_rx = Arc::new(Mutex::new(jobs_rx));
+            for i in 0..threads {
+                let (jobs, events, stop) =
+                    (Arc::clone(&jobs_rx), events_tx.clone(), Arc::clone(&stop));
+                let remote = remote.clone();
+                let spawned = thread::Builder::new()
+                    .name(format!("branan-send-{i}"))
+                    .spawn(move || send_lines(&jobs, &events, &settings, &remote, &stop));
+                if let Err(e) = spawned {
+                    eprintln!("branan analyze: cannot start threads: {e}");
+                    return ExitCode::from(EXIT_IO);
+                }
+            }
+            thread::Builder::new()
+                .name("branan-input".to_owned())
+                .spawn(move || {
+                    read_input(
+                        |job| jobs_tx.send(job).is_ok(),
+                        events_for_input,
+                        read_count,
+                    );
+                })
         }
-    }
-    {
-        let (events, read) = (events_tx.clone(), Arc::clone(&read));
-        let spawned = thread::Builder::new()
-            .name("branan-input".to_owned())
-            .spawn(move || read_input(jobs_tx, events, read));
-        if let Err(e) = spawned {
-            eprintln!("branan analyze: cannot start threads: {e}");
-            return ExitCode::from(EXIT_IO);
+        None => {
+            // The search pool has a thread per core (more when more lines at once
+            // are asked for), and room in its queue for every line in flight;
+            // `threads` slots bound the lines in flight.
+            let service = AnalysisService::new(&ServiceSettings {
+                analysis: settings.limits,
+                review: ReviewSettings::DEFAULT,
+                search_threads: Some(cores.max(threads * per_line)),
+                search_queue: threads * cores.max(per_line),
+                cache_entries: 0,
+            });
+            let slots = sync_channel::<()>(threads);
+            for _ in 0..threads {
+                let _ = slots.0.send(());
+            }
+            let (events, stop) = (events_tx.clone(), Arc::clone(&stop));
+            thread::Builder::new()
+                .name("branan-input".to_owned())
+                .spawn(move || {
+                    let dispatch =
+                        |job| start_here(job, &settings, &service, &slots, &events, &stop);
+                    read_input(dispatch, events_for_input, read_count);
+                })
         }
+    };
+    if let Err(e) = spawned {
+        eprintln!("branan analyze: cannot start threads: {e}");
+        return ExitCode::from(EXIT_IO);
     }
     drop(events_tx);
 
@@ -529,7 +598,7 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         last_line: 0,
         started: Instant::now(),
     };
-    let mut ready: BTreeMap<usize, (usize, Written)> = BTreeMap::new();
+    let mut ready: InOrder<(usize, Written)> = InOrder::default();
     let mut total: Option<usize> = None;
     let status = loop {
         if total == Some(tally.written) {
@@ -547,7 +616,7 @@ pub fn run_cli(args: &AnalyzeArgs) -> ExitCode {
         };
         match event {
             Some(Event::Answer { seq, line, item }) => {
-                ready.insert(seq, (line, item));
+                ready.put(seq, (line, item));
                 if let Err(e) = write_ready(&mut out, &mut ready, &mut tally) {
                     break Some(fail(&progress, &format!("cannot write the answers: {e}")));
                 }
@@ -609,11 +678,11 @@ fn fail(progress: &Progress, message: &str) -> ExitCode {
 /// Writes the answers that are next in input order, and flushes them.
 fn write_ready(
     out: &mut impl Write,
-    ready: &mut BTreeMap<usize, (usize, Written)>,
+    ready: &mut InOrder<(usize, Written)>,
     tally: &mut Tally,
 ) -> std::io::Result<()> {
     let mut wrote = false;
-    while let Some((line, item)) = ready.remove(&tally.written) {
+    while let Some((line, item)) = ready.take() {
         if let Some(detail) = &item.problem {
             tally.failed += 1;
             eprintln!("branan analyze: {detail}");

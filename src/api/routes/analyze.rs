@@ -8,7 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::analysis::pool::SubmitError;
-use crate::analysis::{AnalysisError, Overloaded, Prepared, Settings};
+use crate::analysis::{AnalysisError, InOrder, Overloaded, Prepared, Settings};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem, overloaded};
 use crate::api::examples;
@@ -240,13 +240,13 @@ pub async fn post_analyze_batch(
     if ndjson {
         let stream = futures_util::stream::unfold(
             (ordered, guard),
-            |((mut rx, mut pending, mut next), guard)| async move {
-                let item = next_in_order(&mut rx, &mut pending, &mut next).await?;
+            |((mut rx, mut order), guard)| async move {
+                let item = next_in_order(&mut rx, &mut order).await?;
                 let mut line = serde_json::to_vec(&item).unwrap_or_default();
                 line.push(b'\n');
                 Some((
                     Ok::<_, actix_web::Error>(Bytes::from(line)),
-                    ((rx, pending, next), guard),
+                    ((rx, order), guard),
                 ))
             },
         );
@@ -254,9 +254,9 @@ pub async fn post_analyze_batch(
             .content_type("application/x-ndjson")
             .streaming(stream));
     }
-    let (mut rx, mut pending, mut next) = ordered;
+    let (mut rx, mut order) = ordered;
     let mut results = Vec::with_capacity(count);
-    while let Some(item) = next_in_order(&mut rx, &mut pending, &mut next).await {
+    while let Some(item) = next_in_order(&mut rx, &mut order).await {
         results.push(item);
     }
     guard.disarm();
@@ -269,27 +269,24 @@ pub async fn post_analyze_batch(
 /// Answers arriving in any order, and the state to hand them out in item order.
 type Ordered = (
     tokio::sync::mpsc::UnboundedReceiver<(usize, BatchItem)>,
-    std::collections::BTreeMap<usize, BatchItem>,
-    usize,
+    InOrder<BatchItem>,
 );
 
 fn in_order(rx: tokio::sync::mpsc::UnboundedReceiver<(usize, BatchItem)>) -> Ordered {
-    (rx, std::collections::BTreeMap::new(), 0)
+    (rx, InOrder::default())
 }
 
-/// The answer of item `next` once it has arrived; `None` when no more will.
+/// The answer of the next item once it has arrived; `None` when no more will.
 async fn next_in_order(
     rx: &mut tokio::sync::mpsc::UnboundedReceiver<(usize, BatchItem)>,
-    pending: &mut std::collections::BTreeMap<usize, BatchItem>,
-    next: &mut usize,
+    order: &mut InOrder<BatchItem>,
 ) -> Option<BatchItem> {
     loop {
-        if let Some(item) = pending.remove(next) {
-            *next += 1;
+        if let Some(item) = order.take() {
             return Some(item);
         }
         let (i, item) = rx.recv().await?;
-        pending.insert(i, item);
+        order.put(i, item);
     }
 }
 
