@@ -18,7 +18,7 @@ pub trait OwnRules {
 
 /// Limits on what a request may ask for.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct GameLimits {
     /// Longest accepted `moves` list.
     pub max_moves: usize,
 }
@@ -180,7 +180,7 @@ pub fn build_game(
     variant: AnyVariant,
     position: Option<&str>,
     moves: &[impl AsRef<str>],
-    limits: &Limits,
+    limits: &GameLimits,
 ) -> Result<BuiltGame, AnalysisError> {
     if moves.len() > limits.max_moves {
         return Err(AnalysisError::TooManyMoves {
@@ -206,13 +206,13 @@ pub fn build_game(
 mod tests {
     use super::*;
 
-    const LIMITS: Limits = Limits { max_moves: 1000 };
+    const LIMITS: GameLimits = GameLimits { max_moves: 1000 };
 
     fn build_game(
         variant: &str,
         position: Option<&str>,
         moves: &[impl AsRef<str>],
-        limits: &Limits,
+        limits: &GameLimits,
     ) -> Result<BuiltGame, AnalysisError> {
         let preset = find_variant(variant, Some("variant"))?;
         super::build_game(preset, position, moves, limits)
@@ -266,7 +266,8 @@ mod tests {
     fn limits_and_unknown_variants() {
         let e = build_game("chess", None, &[] as &[&str], &LIMITS).unwrap_err();
         assert!(matches!(e, AnalysisError::UnknownVariant { .. }), "{e:?}");
-        let e = build_game("tablut", None, &["a1-a2"; 3], &Limits { max_moves: 2 }).unwrap_err();
+        let e =
+            build_game("tablut", None, &["a1-a2"; 3], &GameLimits { max_moves: 2 }).unwrap_err();
         assert_eq!(e, AnalysisError::TooManyMoves { count: 3, limit: 2 });
     }
 }

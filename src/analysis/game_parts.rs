@@ -5,7 +5,7 @@
 use crate::record::Record;
 
 use super::error::AnalysisError;
-use super::game::{BuiltGame, Limits, OwnRules, build_game, resolve_rules};
+use super::game::{BuiltGame, GameLimits, OwnRules, build_game, resolve_rules};
 use super::game_record;
 
 /// The parts of a game as a request gives them: the rules (a preset's id in
@@ -23,14 +23,14 @@ pub struct GameParts<'a, R: ?Sized> {
 
 impl<R: OwnRules + ?Sized> GameParts<'_, R> {
     /// The game: the record's, or [`resolve_rules`] then [`build_game`].
-    pub fn build(&self, limits: &Limits) -> Result<BuiltGame, AnalysisError> {
+    pub fn build(&self, limits: &GameLimits) -> Result<BuiltGame, AnalysisError> {
         Ok(self.build_with_record(limits)?.0)
     }
 
     /// The game, and the record it came from if it came from one.
     pub fn build_with_record(
         &self,
-        limits: &Limits,
+        limits: &GameLimits,
     ) -> Result<(BuiltGame, Option<Record>), AnalysisError> {
         let Some(text) = self.record else {
             let variant = resolve_rules(self.variant, self.rules)?;

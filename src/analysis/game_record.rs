@@ -5,14 +5,14 @@
 use crate::record::{Format, Record, RecordError};
 
 use super::error::AnalysisError;
-use super::game::{BuiltGame, Limits};
+use super::game::{BuiltGame, GameLimits};
 
 /// The request field that carries a record.
 pub const FIELD: &str = "record";
 
 /// The game of a record, and the record itself (its tags and comments, for writing
 /// it back).
-pub fn read(text: &str, limits: &Limits) -> Result<(BuiltGame, Record), AnalysisError> {
+pub fn read(text: &str, limits: &GameLimits) -> Result<(BuiltGame, Record), AnalysisError> {
     let record = Record::read(text).map_err(|e| refusal(&e))?;
     if record.moves.len() > limits.max_moves {
         return Err(AnalysisError::TooManyMoves {
@@ -78,7 +78,7 @@ pub fn refusal(e: &RecordError) -> AnalysisError {
 mod tests {
     use super::*;
 
-    const LIMITS: Limits = Limits { max_moves: 1000 };
+    const LIMITS: GameLimits = GameLimits { max_moves: 1000 };
 
     #[test]
     fn a_record_is_its_game() {
@@ -115,7 +115,7 @@ mod tests {
             ),
             "{e:?}"
         );
-        let e = read("1. h1h3 g5g2 2. d1d3\n", &Limits { max_moves: 2 }).unwrap_err();
+        let e = read("1. h1h3 g5g2 2. d1d3\n", &GameLimits { max_moves: 2 }).unwrap_err();
         assert_eq!(e, AnalysisError::TooManyMoves { count: 3, limit: 2 });
     }
 }

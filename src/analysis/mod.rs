@@ -34,7 +34,7 @@ pub mod service;
 pub mod settings;
 
 pub use error::AnalysisError;
-pub use game::{BuiltGame, Limits, OwnRules, build_game, resolve_rules};
+pub use game::{BuiltGame, GameLimits, OwnRules, build_game, resolve_rules};
 pub use game_parts::GameParts;
 pub use in_order::InOrder;
 pub use prepare::{Answer, Ask, Prepared, prepare, run};

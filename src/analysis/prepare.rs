@@ -8,7 +8,7 @@ use crate::search::{self, LevelRequest, Searcher};
 
 use super::cache::{CacheKey, Stored, Want};
 use super::error::AnalysisError;
-use super::game::{BuiltGame, Limits as GameLimits, OwnRules};
+use super::game::{BuiltGame, GameLimits, OwnRules};
 use super::game_parts::GameParts;
 use super::settings::Settings;
 

@@ -15,7 +15,7 @@ use crate::search::{self, LevelRequest, Searcher};
 
 use super::cache::{AnalysisCache, CacheKey, Stored, Want};
 use super::error::AnalysisError;
-use super::game::{Limits as GameLimits, OwnRules};
+use super::game::{GameLimits, OwnRules};
 use super::game_parts::GameParts;
 use super::pool::Step;
 use super::prepare::level;

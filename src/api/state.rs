@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use actix_web::web;
 
-use crate::analysis::{AnalysisService, Limits};
+use crate::analysis::{AnalysisService, GameLimits};
 
 use super::config::ServerConfig;
 use super::metrics::{self, Metrics};
@@ -44,8 +44,8 @@ impl AppState {
     }
 
     /// The request limits of the configuration.
-    pub fn limits(&self) -> Limits {
-        Limits {
+    pub fn limits(&self) -> GameLimits {
+        GameLimits {
             max_moves: self.config.max_moves,
         }
     }

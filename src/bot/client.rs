@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-use crate::analysis::{Limits, build_game};
+use crate::analysis::{GameLimits, build_game};
 use crate::rules::{Move, Side};
 
 use super::config::{BotConfig, Game};
@@ -338,7 +338,7 @@ impl Bot {
             return Ok(());
         }
         let variant = g.size.variant();
-        let built = match build_game(variant, None, &g.moves, &Limits { max_moves: 10_000 }) {
+        let built = match build_game(variant, None, &g.moves, &GameLimits { max_moves: 10_000 }) {
             Ok(b) => b,
             Err(e) => {
                 log(&format!(

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
-use crate::analysis::{Limits, ReviewPlan, ReviewSettings, Settings, execute, game_record};
+use crate::analysis::{GameLimits, ReviewPlan, ReviewSettings, Settings, execute, game_record};
 use crate::json::analyze::ScoreDto;
 use crate::json::game::SideDto;
 use crate::json::problem::Problem;
@@ -78,7 +78,7 @@ fn annotated(
     variant: AnyVariant,
     format: Format,
 ) -> Result<String, String> {
-    let limits = Limits {
+    let limits = GameLimits {
         max_moves: usize::MAX,
     };
     let (built, record) = req

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::analysis::{AnalysisError, Limits, game_record};
+use crate::analysis::{AnalysisError, GameLimits, game_record};
 use crate::record::Format;
 
 use super::request::game_body;
@@ -85,7 +85,7 @@ const OWN_TAGS: [&str; 5] = ["rules", "variant", "result", "start", "position"];
 
 impl RecordRequest {
     /// The game written as asked.
-    pub fn write(&self, limits: &Limits) -> Result<RecordResponse, AnalysisError> {
+    pub fn write(&self, limits: &GameLimits) -> Result<RecordResponse, AnalysisError> {
         for (i, tag) in self.tags.iter().enumerate() {
             let name = tag.name.as_str();
             let bad = name.is_empty()

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use branan::analysis::{Limits, build_game};
+use branan::analysis::{GameLimits, build_game};
 use branan::htp::BoardSize;
 
 const PASSWORD: &str = "s3cret-pass";
@@ -119,7 +119,7 @@ fn a_legal_move(moves: &[String]) -> String {
         BoardSize::Eleven.variant(),
         None,
         moves,
-        &Limits { max_moves: 1000 },
+        &GameLimits { max_moves: 1000 },
     )
     .unwrap();
     built.game.legal_moves()[0].to_string()
