@@ -35,14 +35,15 @@ fn files_of(layer: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The code of a file without its comments and string literals' lines, so that a test
-/// that names a layer in a string, or a doc that mentions one, is not an import.
+/// The code of a file (its tests included) without comments and string literals,
+/// so that a test that names a layer in a string, or a doc that mentions one, is
+/// not an import.
 fn code_lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .expect("a source file")
+    let text = std::fs::read_to_string(path).expect("a source file");
+    bare(&text)
         .lines()
         .map(str::trim)
-        .filter(|l| !l.starts_with("//") && !l.contains('"'))
+        .filter(|l| !l.is_empty())
         .map(str::to_owned)
         .collect()
 }
@@ -50,27 +51,13 @@ fn code_lines(path: &Path) -> Vec<String> {
 /// The crate's top-level modules a file names as `crate::<name>` (or `branan::<name>`
 /// in `main.rs`, which sits outside the library).
 fn imports(path: &Path) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    for line in code_lines(path) {
-        for prefix in ["crate::", "branan::"] {
-            let mut rest = line.as_str();
-            while let Some(at) = rest.find(prefix) {
-                let before = rest[..at].chars().next_back();
-                rest = &rest[at + prefix.len()..];
-                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                    continue;
-                }
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    names.insert(name);
-                }
-            }
-        }
-    }
-    names
+    let code = code_lines(path).join("\n");
+    ["crate::", "branan::"]
+        .into_iter()
+        .flat_map(|prefix| paths_after(&code, prefix))
+        .filter_map(|path| path.into_iter().next())
+        .filter(|name| name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .collect()
 }
 
 /// The rows of the layer table: the layer's path and the layers it may import.
@@ -204,17 +191,16 @@ fn the_command_line_uses_the_http_layer_only_to_serve_and_print_the_spec() {
     }
 }
 
-/// A file's code with comments, string and character literals blanked and its test
-/// module cut off: what is left names only what the file's own code uses.
-fn bare_code(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).expect("a source file");
-    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+/// A code text with comments, string and character literals blanked: what is left
+/// names only what the code uses.
+fn bare(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         let next = chars.get(i + 1).copied();
+        let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
         if c == '/' && next == Some('/') {
             while i < chars.len() && chars[i] != '\n' {
                 i += 1;
@@ -225,11 +211,8 @@ fn bare_code(path: &Path) -> String {
                 i += 1;
             }
             i += 2;
-        } else if c == 'r' && (next == Some('"') || next == Some('#')) && {
-            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
-            chars.get(i + 1 + hashes) == Some(&'"')
-        } {
-            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+        } else if c == 'r' && chars.get(i + 1 + hashes) == Some(&'"') {
+            // A raw string, `r"..."` or `r#"..."#`.
             i += hashes + 2;
             while i < chars.len()
                 && !(chars[i] == '"' && chars[i + 1..].iter().take(hashes).all(|&h| h == '#'))
@@ -259,6 +242,12 @@ fn bare_code(path: &Path) -> String {
         }
     }
     out
+}
+
+/// A file's code as [`bare`] leaves it, its test module cut off.
+fn bare_code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("a source file");
+    bare(text.split("#[cfg(test)]").next().unwrap_or_default())
 }
 
 /// The module path of a source file under `src/`: `src/analysis/game.rs` is
@@ -342,14 +331,15 @@ fn use_trees(code: &str) -> Vec<(bool, String)> {
     out
 }
 
-/// Paths written in the code itself (`crate::analysis::GameParts { .. }`), outside
-/// `use` statements.
-fn inline_paths(code: &str) -> Vec<Vec<String>> {
+/// The paths written after `prefix` (`crate::`) in a code text, each as its
+/// segments after the prefix (`crate::analysis::GameParts` is `analysis`,
+/// `GameParts`); a `use` tree's braces end a path.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
+    while let Some(at) = rest.find(prefix) {
         let before = rest[..at].chars().next_back();
-        let tail = &rest[at..];
+        let tail = &rest[at + prefix.len()..];
         let len = tail
             .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
             .unwrap_or(tail.len());
@@ -362,16 +352,16 @@ fn inline_paths(code: &str) -> Vec<Vec<String>> {
                     .collect(),
             );
         }
-        rest = &tail[len.max(1)..];
+        rest = &tail[len..];
     }
     out
 }
 
-/// The files of `src/` that import each other, in circles of two or more: for each
-/// file, the files whose items it names (through a module's re-exports to the file
-/// that defines them; a module's declarations and re-exports are not imports).
-/// Each file's imports of other files, and the circles among them (each circle as
-/// its files, then `a -> b` for each import inside it).
+/// Each file of `src/` and the files whose items it names (through a module's
+/// re-exports to the file that defines them; a module's declarations and
+/// re-exports are not imports), and the circles among them: files that import each
+/// other, directly or through others (each circle as its files, then `a -> b` for
+/// each import inside it).
 fn import_graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<Vec<String>>) {
     let src = root().join("src");
     let files: Vec<PathBuf> = files_of(&src)
@@ -474,7 +464,15 @@ fn import_graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<Vec<String>>) {
                 use_paths(&tree, &[], &mut paths);
             }
         }
-        paths.extend(inline_paths(&codes[file]));
+        // Paths in the code itself (`crate::analysis::GameParts { .. }`).
+        paths.extend(
+            paths_after(&codes[file], "crate::")
+                .into_iter()
+                .map(|mut p| {
+                    p.insert(0, "crate".to_owned());
+                    p
+                }),
+        );
         for path in paths {
             let Some(abs) = absolute(module, &path) else {
                 continue;
@@ -486,82 +484,40 @@ fn import_graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<Vec<String>>) {
             }
         }
     }
-    // Strongly connected components (Tarjan's algorithm).
-    struct Walk<'a> {
-        edges: &'a BTreeMap<String, BTreeSet<String>>,
-        index: BTreeMap<String, usize>,
-        low: BTreeMap<String, usize>,
-        stack: Vec<String>,
-        on_stack: BTreeSet<String>,
-        circles: Vec<Vec<String>>,
-    }
-    impl Walk<'_> {
-        fn visit(&mut self, v: &str) {
-            let i = self.index.len();
-            self.index.insert(v.to_owned(), i);
-            self.low.insert(v.to_owned(), i);
-            self.stack.push(v.to_owned());
-            self.on_stack.insert(v.to_owned());
-            let next: Vec<String> = self
-                .edges
-                .get(v)
-                .map(|e| e.iter().cloned().collect())
-                .unwrap_or_default();
-            for w in next {
-                if !self.index.contains_key(&w) {
-                    self.visit(&w);
-                    let low = self.low[v].min(self.low[&w]);
-                    self.low.insert(v.to_owned(), low);
-                } else if self.on_stack.contains(&w) {
-                    let low = self.low[v].min(self.index[&w]);
-                    self.low.insert(v.to_owned(), low);
-                }
-            }
-            if self.low[v] == self.index[v] {
-                let mut circle = Vec::new();
-                while let Some(w) = self.stack.pop() {
-                    self.on_stack.remove(&w);
-                    let done = w == v;
-                    circle.push(w);
-                    if done {
-                        break;
-                    }
-                }
-                if circle.len() > 1 {
-                    circle.sort();
-                    self.circles.push(circle);
-                }
+    // The files each file reaches through its imports; a file that reaches itself
+    // is in a circle with every file it reaches that reaches it back.
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&String> = edges.get(from).into_iter().flatten().collect();
+        while let Some(f) = todo.pop() {
+            if seen.insert(f.clone()) {
+                todo.extend(edges.get(f).into_iter().flatten());
             }
         }
-    }
-    let mut walk = Walk {
-        edges: &edges,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on_stack: BTreeSet::new(),
-        circles: Vec::new(),
+        seen
     };
-    for file in codes.keys() {
-        if !walk.index.contains_key(file) {
-            walk.visit(file);
+    let reaches: BTreeMap<&String, BTreeSet<String>> =
+        codes.keys().map(|f| (f, reach(f))).collect();
+    let mut circles: Vec<Vec<String>> = Vec::new();
+    for (file, reached) in &reaches {
+        if !reached.contains(*file) || circles.iter().any(|c| c.contains(*file)) {
+            continue;
         }
-    }
-    let circles = walk
-        .circles
-        .into_iter()
-        .map(|circle| {
-            let mut out = circle.clone();
-            for from in &circle {
-                for to in edges.get(from).into_iter().flatten() {
-                    if circle.contains(to) {
-                        out.push(format!("{from} -> {to}"));
-                    }
+        let circle: Vec<String> = reached
+            .iter()
+            .filter(|f| reaches.get(f).is_some_and(|r| r.contains(*file)))
+            .cloned()
+            .collect();
+        let mut shown = circle.clone();
+        for from in &circle {
+            for to in edges.get(from).into_iter().flatten() {
+                if circle.contains(to) {
+                    shown.push(format!("{from} -> {to}"));
                 }
             }
-            out
-        })
-        .collect();
+        }
+        circles.push(shown);
+    }
     (edges, circles)
 }
 
