@@ -27,7 +27,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::analysis::{AnalysisService, InOrder, ReviewSettings, ServiceSettings, Settings};
 use crate::json::body::{from_json_bytes, from_json_value};
-use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, Problem};
+use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, FormError, Problem};
 
 use super::remote::{Remote, RemoteError, Reply, with_id};
 
@@ -153,47 +153,50 @@ struct LineSettings {
     time_ms: Option<u64>,
 }
 
-/// A line's request and the `id` it carries (echoed in its answer): a line that is
-/// a JSON object is read as a batch item, with its `id` taken out first.
-fn read_line(text: &str) -> (Option<serde_json::Value>, Result<AnalyzeRequest, Problem>) {
-    if let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(text) {
-        let id = object.remove("id");
-        let req = from_json_value(serde_json::Value::Object(object)).map_err(|e| e.problem());
-        return (id, req);
-    }
-    // Not an object: the reader's own refusal, located in the line.
-    (
-        None,
-        from_json_bytes(text.as_bytes()).map_err(|e| e.problem()),
-    )
-}
-
-/// A line read, with what the command line adds where it says nothing.
+/// A line read: the `id` it carries (echoed in its answer), its request with what
+/// the command line adds where it says nothing, and that request as the JSON
+/// object a service is sent.
 struct Read {
     id: Option<serde_json::Value>,
     req: AnalyzeRequest,
-    /// Whether the line gave its own `threads`, and its own limit.
-    given_threads: bool,
-    given_limit: bool,
+    body: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Reads a line, or answers it with its problem.
+/// Reads a line, or answers it with its problem. A line that is a JSON object is
+/// read as a batch item, with its `id` taken out first; any other line gets the
+/// reader's own refusal, located in the line.
 fn read(job: &Job, settings: &LineSettings) -> Result<Read, Written> {
-    let (id, req) = read_line(&job.text);
-    let mut req = req.map_err(|p| problem(job, id.clone(), p))?;
-    let given_threads = req.threads.is_some();
-    let given_limit = req.depth.is_some() || req.time_ms.is_some() || req.nodes.is_some();
+    let Ok(serde_json::Value::Object(mut body)) = serde_json::from_str(&job.text) else {
+        let refused = match from_json_bytes::<AnalyzeRequest>(job.text.as_bytes()) {
+            Err(e) => e,
+            // Only an object reads as a request: not reached.
+            Ok(_) => FormError::MalformedJson {
+                detail: "expected a JSON object".to_owned(),
+                path: Some("body".to_owned()),
+            },
+        };
+        return Err(problem(job, None, refused.problem()));
+    };
+    let id = body.remove("id");
+    let mut req: AnalyzeRequest = from_json_value(serde_json::Value::Object(body.clone()))
+        .map_err(|e| problem(job, id.clone(), e.problem()))?;
     req.threads = req.threads.or(Some(settings.threads));
-    if !given_limit {
+    if req.depth.is_none() && req.time_ms.is_none() && req.nodes.is_none() {
         req.depth = settings.depth;
         req.time_ms = settings.time_ms;
     }
-    Ok(Read {
-        id,
-        req,
-        given_threads,
-        given_limit,
-    })
+    // The body says what the request now says.
+    for (key, value) in [
+        ("threads", req.threads.map(|t| t as u64)),
+        ("depth", req.depth.map(u64::from)),
+        ("time_ms", req.time_ms),
+    ] {
+        match value {
+            Some(v) => body.insert(key.to_owned(), v.into()),
+            None => body.remove(key),
+        };
+    }
+    Ok(Read { id, req, body })
 }
 
 /// The problem of a line, as written.
@@ -260,25 +263,7 @@ fn answer_there(
         Ok(r) => r,
         Err(item) => return Ok(item),
     };
-    // The line as written (less its `id`), with what the command line adds.
-    let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(&job.text) else {
-        return Err(None);
-    };
-    object.remove("id");
-    if !read.given_threads {
-        object.insert("threads".to_owned(), settings.threads.into());
-    }
-    if !read.given_limit {
-        for (key, value) in [
-            ("depth", settings.depth.map(u64::from)),
-            ("time_ms", settings.time_ms),
-        ] {
-            if let Some(v) = value {
-                object.insert(key.to_owned(), v.into());
-            }
-        }
-    }
-    let body = serde_json::Value::Object(object).to_string();
+    let body = serde_json::Value::Object(read.body).to_string();
     let stopped = || stop.load(Ordering::Relaxed);
     match remote.analyze(&body, &stopped) {
         Ok(Reply::Analysis(text)) => Ok(Written {
