@@ -39,36 +39,38 @@ def branan(bin_path, args, stdin):
     return done.returncode, done.stdout, done.stderr
 
 
-def position_after(bin_path, variant, moves):
-    req = {"variant": variant, "moves": moves, "depth": 1}
-    code, out, err = branan(bin_path, ["analyze", "--progress-every", "0"], json.dumps(req) + "\n")
-    answer = json.loads(out.splitlines()[0]) if out else {}
-    if "position" not in answer:
-        raise RuntimeError(f"no position after {len(moves)} plies: {out or err}")
-    return answer["position"]
+def positions(bin_path, variant, moves, first):
+    """The positions after moves[:first], moves[:first + 1], ... moves[:len], read
+    in one `branan analyze` run (one line each, depth 1)."""
+    lines = "".join(
+        json.dumps({"variant": variant, "moves": moves[:n], "depth": 1}) + "\n"
+        for n in range(first, len(moves) + 1)
+    )
+    code, out, err = branan(bin_path, ["analyze", "--progress-every", "0"], lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    if code != 0 or len(answers) != len(moves) + 1 - first:
+        raise RuntimeError(f"the positions of the game: {err.strip()}")
+    return [a["position"] for a in answers]
 
 
 def lessons_of(bin_path, source, game, plies, time_ms, min_loss):
     moves = game["moves"]
     first = max(len(game.get("opening", [])), len(moves) - plies)
     variant = game["variant"]
-    start = position_after(bin_path, variant, moves[:first])
+    # seen[k]: the position before ply first + k + 1.
+    seen = positions(bin_path, variant, moves, first)
     a_side = game["a_side"]
     code, out, err = branan(
         bin_path,
-        ["review", "--variant", variant, "--position", start, "--time-ms", str(time_ms), "--json"],
+        ["review", "--variant", variant, "--position", seen[0], "--time-ms", str(time_ms), "--json"],
         " ".join(moves[first:]) + "\n",
     )
+    if code != 0:
+        raise RuntimeError(f"game {game['game']}: branan review failed: {err.strip()}")
     found = []
-    position = start
     for line in out.splitlines():
         ply = json.loads(line)
-        if "ply" not in ply:
-            continue
-        before = position
-        # The next position: the game after this ply (read again; cheap).
-        position = position_after(bin_path, variant, moves[: first + ply["ply"]])
-        if ply["side"] != a_side:
+        if "ply" not in ply or ply["side"] != a_side:
             continue
         loss = ply["best"]["win_chance"] - ply["played"]["win_chance"]
         if loss >= min_loss:
@@ -78,15 +80,13 @@ def lessons_of(bin_path, source, game, plies, time_ms, min_loss):
                     "game": game["game"],
                     "ply": first + ply["ply"],
                     "variant": variant,
-                    "position": before,
+                    "position": seen[ply["ply"] - 1],
                     "played": ply["move"],
                     "best": ply["best_move"],
                     "loss": round(loss, 3),
                     "time_ms": time_ms,
                 }
             )
-    if code not in (0,):
-        raise RuntimeError(f"game {game['game']}: branan review failed: {err.strip()}")
     return found
 
 
