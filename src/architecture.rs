@@ -194,8 +194,15 @@ fn the_command_line_uses_the_http_layer_only_to_serve_and_print_the_spec() {
 /// A code text with comments, string and character literals blanked: what is left
 /// names only what the code uses.
 fn bare(text: &str) -> String {
+    lex(text).0
+}
+
+/// A code text as [`bare`] leaves it, and its string literals' texts, each with
+/// where its blank `""` stands in that code.
+fn lex(text: &str) -> (String, Vec<(usize, String)>) {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
+    let mut strings = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -214,18 +221,22 @@ fn bare(text: &str) -> String {
         } else if c == 'r' && chars.get(i + 1 + hashes) == Some(&'"') {
             // A raw string, `r"..."` or `r#"..."#`.
             i += hashes + 2;
+            let start = i;
             while i < chars.len()
                 && !(chars[i] == '"' && chars[i + 1..].iter().take(hashes).all(|&h| h == '#'))
             {
                 i += 1;
             }
+            strings.push((out.len(), chars[start..i.min(chars.len())].iter().collect()));
             i += hashes + 1;
             out.push_str("\"\"");
         } else if c == '"' {
             i += 1;
+            let start = i;
             while i < chars.len() && chars[i] != '"' {
                 i += if chars[i] == '\\' { 2 } else { 1 };
             }
+            strings.push((out.len(), chars[start..i.min(chars.len())].iter().collect()));
             i += 1;
             out.push_str("\"\"");
         } else if c == '\'' && next == Some('\\') {
@@ -241,7 +252,7 @@ fn bare(text: &str) -> String {
             i += 1;
         }
     }
-    out
+    (out, strings)
 }
 
 /// A file's code as [`bare`] leaves it, its test module cut off.
@@ -543,4 +554,98 @@ fn no_files_import_each_other() {
         circles.is_empty(),
         "files that import each other, in circles: {circles:#?}"
     );
+}
+
+/// The preset ids, read from the preset table's `id: "..."` fields.
+fn preset_ids() -> Vec<String> {
+    let path = root().join("src/rules/presets.rs");
+    let text = std::fs::read_to_string(path).expect("the preset table");
+    let (code, strings) = lex(&text);
+    strings
+        .into_iter()
+        .filter(|(at, _)| code[..*at].trim_end().ends_with("id:"))
+        .map(|(_, s)| s)
+        .collect()
+}
+
+/// Where the attributes that only document the spec (`#[utoipa::path(...)]`,
+/// `#[schema(...)]`, `#[param(...)]`: their examples) start and end in a
+/// [`bare`] code.
+fn spec_example_spans(code: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for (start, _) in code.match_indices("#[") {
+        let name = code[start + 2..].trim_start();
+        if !["utoipa::path", "schema", "param"]
+            .iter()
+            .any(|n| name.starts_with(n))
+        {
+            continue;
+        }
+        let mut depth = 0;
+        for (i, c) in code[start + 1..].char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                spans.push((start, start + 1 + i));
+                break;
+            }
+        }
+    }
+    spans
+}
+
+/// Adding a preset is one entry in the preset table: what is kept per preset
+/// (its rules, even score, win-chance scale, opening book, bench positions) is
+/// there, and no other code names a preset by its id. Tests may, and the spec's
+/// examples do: they show a request as a client writes it.
+#[test]
+fn only_the_preset_table_names_a_preset() {
+    let ids = preset_ids();
+    assert!(ids.len() >= 7, "the table's ids were not read: {ids:?}");
+    let table = root().join("src/rules/presets.rs");
+    let mut found = Vec::new();
+    for file in files_of(&root().join("src")) {
+        // Test modules of their own files (`mod ...;` under `#[cfg(test)]`).
+        let test_module = ["tests.rs", "architecture.rs"]
+            .iter()
+            .any(|n| file.file_name().is_some_and(|f| f == *n));
+        if file == table || test_module {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        let (code, strings) = lex(text.split("#[cfg(test)]").next().unwrap_or_default());
+        let spans = spec_example_spans(&code);
+        for (at, s) in strings {
+            if ids.contains(&s) && !spans.iter().any(|&(a, b)| a <= at && at <= b) {
+                let line = code[..at].lines().count();
+                found.push(format!("{}:{line}: \"{s}\"", file.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a preset named outside the preset table:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The check above sees a preset named in code, and not in a spec example.
+#[test]
+fn the_preset_check_reads_code_and_skips_examples() {
+    let text = r##"
+        #[utoipa::path(request_body(examples(("a" = (value = json!({"variant": "tablut"}))))))]
+        fn f() { let v = by_id("brandubh"); } // "fetlar"
+    "##;
+    let (code, strings) = lex(text);
+    let spans = spec_example_spans(&code);
+    let named: Vec<&str> = strings
+        .iter()
+        .filter(|(at, _)| !spans.iter().any(|&(a, b)| a <= *at && *at <= b))
+        .map(|(_, s)| s.as_str())
+        .collect();
+    assert_eq!(named, ["brandubh"]);
+    assert!(preset_ids().contains(&"tablut-linnaeus".to_owned()));
 }

@@ -3,8 +3,10 @@
 # callgrind: the server runs under valgrind with one HTTP worker, one keep-alive
 # client sends FEW and then MANY requests in two runs, and the difference over
 # MANY - FEW is the cost of one request (start-up and shutdown cancel out).
-# Deterministic, unlike requests per second on a shared machine.
-# Usage: benches/wrk/instructions.sh [path/to/branan] [few] [many]
+# Deterministic, unlike requests per second on a shared machine. With
+# ENDPOINT=healthz, GET /healthz takes the place of /v1/moves (the floor every
+# request pays: the HTTP server, the middleware, the access log).
+# Usage: [ENDPOINT=healthz] benches/wrk/instructions.sh [path/to/branan] [few] [many]
 set -eu
 BIN=${1:-target/release/branan}
 FEW=${2:-200}
@@ -21,13 +23,16 @@ run() { # requests -> instructions of the whole run
     i=$((i + 1)); [ $i -lt 240 ] || { echo "server did not start" >&2; exit 1; }
     sleep 0.5
   done
-  python3 - "$PORT" "$1" <<'PY'
+  python3 - "$PORT" "$1" "${ENDPOINT:-moves}" <<'PY'
 import http.client, json, sys
-port, n = int(sys.argv[1]), int(sys.argv[2])
+port, n, endpoint = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 body = json.dumps({"variant": "tablut"})
 for _ in range(n):
-    c.request("POST", "/v1/moves", body, {"Content-Type": "application/json"})
+    if endpoint == "healthz":
+        c.request("GET", "/healthz")
+    else:
+        c.request("POST", "/v1/moves", body, {"Content-Type": "application/json"})
     r = c.getresponse()
     r.read()
     if r.status != 200:
@@ -39,4 +44,4 @@ PY
 }
 few=$(run "$FEW")
 many=$(run "$MANY")
-echo "$BIN: $(( (many - few) / (MANY - FEW) )) instructions per request ($FEW: $few, $MANY: $many)"
+echo "$BIN ${ENDPOINT:-moves}: $(( (many - few) / (MANY - FEW) )) instructions per request ($FEW: $few, $MANY: $many)"

@@ -48,7 +48,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = selfplay::MAX_PLIES)]
     pub max_plies: usize,
     /// Preset ids, comma-separated, or `all` (pairs cycle through them).
-    #[arg(long, default_value = "brandubh")]
+    #[arg(long, default_value_t = AnyVariant::default_preset().id().to_owned())]
     pub variant: String,
     /// Time per move, in milliseconds.
     #[arg(long, conflicts_with = "nodes")]

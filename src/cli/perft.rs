@@ -40,7 +40,10 @@ fn variant(args: &PerftArgs) -> Result<AnyVariant, String> {
         // The message names the field or key at fault (`rules.board_size`).
         return rules.variant().map_err(|e| e.to_string());
     }
-    let id = args.variant.as_deref().unwrap_or("brandubh");
+    let id = args
+        .variant
+        .as_deref()
+        .unwrap_or(AnyVariant::default_preset().id());
     AnyVariant::by_id(id).ok_or_else(|| {
         let ids: Vec<&str> = AnyVariant::presets().iter().map(|v| v.id()).collect();
         format!("unknown variant {id:?} (one of: {})", ids.join(", "))

@@ -12,7 +12,6 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::review::fit::chance;
-use crate::review::win_chance::SCALES;
 use crate::rules::{AnyVariant, Side};
 use crate::search::hand_even_score;
 use crate::search::net::CP_PER_LOGIT;
@@ -96,10 +95,7 @@ impl Reader {
             Some("attackers") => 0.0,
             _ => 0.5,
         };
-        let k = SCALES
-            .iter()
-            .find(|(id, _)| *id == variant.id())
-            .map_or(1264.0, |&(_, k)| k);
+        let k = variant.tuning().map_or(1264.0, |t| t.win_chance_scale);
         // The hand-written evaluation's even score: its scores are read as
         // chances around it, and a residual net corrects it.
         let hand_offset = f64::from(hand_even_score(variant));

@@ -98,7 +98,7 @@ const COPENHAGEN_FEATURES: Features = Features {
 
 fn build(size: BoardSize) -> AnyVariant {
     let variant = match size {
-        BoardSize::Eleven => AnyVariant::by_id("copenhagen"),
+        BoardSize::Eleven => Some(AnyVariant::hnefatafl_org_11x11()),
         BoardSize::Seven => rule_set(
             "hnefatafl.org 7x7",
             START_7,

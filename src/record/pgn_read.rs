@@ -21,9 +21,6 @@ pub(super) const VARIANT: &str = "Variant";
 pub(super) const RULES: &str = "Rules";
 pub(super) const POSITION: &str = "Position";
 
-/// The preset of hnefatafl.org's 11x11 games.
-pub(super) const HNEFATAFL_ORG: &str = "copenhagen";
-
 pub(super) fn read(text: &str) -> Result<Record, RecordError> {
     let mut cur = Cursor::new(text);
     let mut tags = Vec::new();
@@ -297,9 +294,7 @@ fn inferred_variant(tokens: &[Token]) -> Result<AnyVariant, RecordError> {
         Some(c) if c.is_ascii_uppercase() => Err(RecordError::NoRules {
             hint: "the moves are on hnefatafl.org's 13x13 board, which is no preset of branan's: name the rules in a `Rules` tag (an OpenTafl rules string) or a `Variant` tag",
         }),
-        _ => AnyVariant::by_id(HNEFATAFL_ORG).ok_or(RecordError::NoRules {
-            hint: "name the rules in a `Variant` or `Rules` tag",
-        }),
+        _ => Ok(AnyVariant::hnefatafl_org_11x11()),
     }
 }
 

@@ -6,13 +6,14 @@
 use crate::rules::{AnyGame, AnyVariant, Side};
 use crate::search::{self, Score};
 
-/// Each preset's curve: the scale `k` and the defenders' offset `d`, in
+/// A preset's curve: the scale `k` and the defenders' offset `d`, in
 /// centipawns. The side to move's chance is `1 / (1 + exp(-(cp + d) / k))` for the
 /// defenders and `1 / (1 + exp(-(cp - d) / k))` for the attackers: the engine's
 /// scores do not weigh the two sides alike, and the offset is what self-play says
 /// an even score is worth to each. The offset is the search's even score
 /// ([`crate::search::even_score`]), the value it gives a draw, so a drawn line
-/// reads an even chance; this table holds the scales.
+/// reads an even chance; the preset table holds the scales
+/// ([`PresetTuning::win_chance_scale`](crate::rules::PresetTuning::win_chance_scale)).
 ///
 /// Both were fitted by maximum likelihood on (score at a ply, final result) pairs
 /// of self-play games: every move after the book opening of 110 games per preset
@@ -42,17 +43,6 @@ use crate::search::{self, Score};
 /// start reads a 30% chance for the attackers in Copenhagen and 23% in Fetlar,
 /// where games between full-strength engines at 200 ms a move gave them 40%
 /// and 35% (docs/selfplay.md).
-pub const SCALES: [(&str, f64); 7] = [
-    ("brandubh", 87.0),
-    ("tablut", 239.0),
-    ("tawlbwrdd", 325.0),
-    ("brandubh-classic", 67.0),
-    ("tablut-linnaeus", 435.0),
-    ("copenhagen", 1264.0),
-    ("fetlar", 875.0),
-];
-
-/// A preset's curve (see [`SCALES`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Curve {
     pub k: f64,
@@ -71,10 +61,10 @@ pub fn curve(variant: AnyVariant) -> Curve {
             offset: 0.0,
         };
     }
-    let scale = |id: &str| SCALES.iter().find(|(c, _)| *c == id).map(|&(_, k)| k);
-    let k = scale(variant.id())
-        .or_else(|| scale(search::family_preset(variant)))
-        .unwrap_or(300.0);
+    let k = variant
+        .tuning()
+        .or_else(|| search::family_preset(variant).tuning())
+        .map_or(300.0, |t| t.win_chance_scale);
     Curve {
         k,
         offset: f64::from(search::even_score(variant)),
@@ -116,7 +106,7 @@ mod tests {
     #[test]
     fn every_preset_has_its_curve() {
         for &v in AnyVariant::presets() {
-            assert!(SCALES.iter().any(|(id, _)| *id == v.id()), "{}", v.id());
+            assert!(v.tuning().is_some(), "{}", v.id());
             assert!(curve(v).k > 0.0);
         }
     }
@@ -148,7 +138,7 @@ mod tests {
             rules.no_capture_limit = Some(321);
             let v = rules.build().unwrap();
             assert!(!v.is_preset());
-            assert_eq!(search::family_preset(v), base);
+            assert_eq!(search::family_preset(v).id(), base);
             variants.push(v);
         }
         for v in variants {

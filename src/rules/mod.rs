@@ -134,6 +134,7 @@ mod perft;
 mod any_word;
 
 mod presets;
+pub use presets::PresetTuning;
 
 mod rule_set_build;
 

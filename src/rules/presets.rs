@@ -14,7 +14,7 @@ use super::rule_terms::{
     Escape, Features, KingCapture, NoMovesOutcome, Repetition, RepetitionOutcome, SpecialSquares,
 };
 use super::variant::{Naming, Variant};
-use super::word::with_word;
+use super::word::{Word, with_word};
 
 const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
 const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
@@ -23,7 +23,7 @@ const HNEFATAFL_START: &str =
 const TAWLBWRDD_START: &str =
     "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
 
-/// A preset: its rules, and what names it.
+/// A preset: its rules, what names it, and what the engine keeps for it.
 struct Preset {
     id: &'static str,
     name: &'static str,
@@ -33,6 +33,36 @@ struct Preset {
     source: &'static str,
     /// The start is written in canonical form.
     rules: RuleSet,
+    tuning: PresetTuning,
+}
+
+/// What the layers above the rules keep per preset, found by playing it: the
+/// rules use none of it, and a rule set of one's own has none (the search and the
+/// review then take the values of the first preset in the table whose evaluation
+/// weights it plays with). Kept here so that a preset is named in one table.
+#[derive(Debug)]
+pub struct PresetTuning {
+    /// What an even game scores for the attackers, in the hand-written
+    /// evaluation's units: the score at which the two sides' chances are even.
+    /// The evaluation counts soldiers and the attackers have about twice as many,
+    /// so an even game scores well above zero for them. The search scores a draw
+    /// at this value (to the defenders, its negation): a draw worth zero would
+    /// look like a loss to the attackers and a win to the defenders. The review
+    /// reads a score's win chance around it.
+    ///
+    /// The offsets of the win-chance curves fitted on self-play, but Fetlar's,
+    /// which is Copenhagen's: Fetlar's own games put its even score at 1765, and
+    /// the search with that value was no stronger (docs/selfplay.md).
+    pub even_score: i32,
+    /// The scale of the review's win-chance curve, in centipawns (how it was
+    /// fitted: the review's `curve`).
+    pub win_chance_scale: f64,
+    /// The opening book matches start from (made by `branan openings`): one
+    /// opening a line.
+    pub book: &'static str,
+    /// Positions of the benchmark, each with its depth: the start and positions
+    /// from the middle of games (tests/data/positions.json).
+    pub bench: &'static [(&'static str, u32)],
 }
 
 /// What the presets share unless they say otherwise: the classic game on a
@@ -71,6 +101,16 @@ fn table() -> [Preset; COUNT] {
                 attackers_eliminated_wins: true,
                 ..shared()
             },
+            tuning: PresetTuning {
+                even_score: 635,
+                win_chance_scale: 87.0,
+                book: include_str!("../../openings/brandubh.txt"),
+                bench: &[
+                    (BRANDUBH_START, 8),
+                    ("3t3/4t2/1t2T2/t1TK1tt/T6/3t3/5t1 d 4", 8),
+                    ("7/3t3/ttt4/1T4t/3K1T1/1t1T3/5t1 d 7", 8),
+                ],
+            },
         },
         Preset {
             id: "tablut",
@@ -86,6 +126,18 @@ fn table() -> [Preset; COUNT] {
                 attackers_eliminated_wins: true,
                 squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
                 ..shared()
+            },
+            tuning: PresetTuning {
+                even_score: 425,
+                win_chance_scale: 239.0,
+                book: include_str!("../../openings/tablut.txt"),
+                bench: &[
+                    (TABLUT_START, 6),
+                    (
+                        "3ttt3/2T1t4/5T3/t3T3t/tt1TKTTtt/t3T3t/4T4/2tt5/4t2t1 d 5",
+                        6,
+                    ),
+                ],
             },
         },
         Preset {
@@ -107,6 +159,18 @@ fn table() -> [Preset; COUNT] {
                 squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
                 ..shared()
             },
+            tuning: PresetTuning {
+                even_score: 415,
+                win_chance_scale: 325.0,
+                book: include_str!("../../openings/tawlbwrdd.txt"),
+                bench: &[
+                    (TAWLBWRDD_START, 5),
+                    (
+                        "4ttt4/1t2t1tT3/5t5/2t1t5T/1t1TT1T4/4T3ttt/2tT1K1T1t1/3T4T2/4t1t4/t2t4t2/t7t1t a 7",
+                        5,
+                    ),
+                ],
+            },
         },
         Preset {
             id: "brandubh-classic",
@@ -121,6 +185,12 @@ fn table() -> [Preset; COUNT] {
                 },
                 squares: SpecialSquares::classic(KingCapture::ThroneFour, true),
                 ..shared()
+            },
+            tuning: PresetTuning {
+                even_score: 700,
+                win_chance_scale: 67.0,
+                book: include_str!("../../openings/brandubh-classic.txt"),
+                bench: &[(BRANDUBH_START, 8)],
             },
         },
         Preset {
@@ -141,6 +211,12 @@ fn table() -> [Preset; COUNT] {
                 no_legal_moves: NoMovesOutcome::Draw,
                 squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
                 ..shared()
+            },
+            tuning: PresetTuning {
+                even_score: 550,
+                win_chance_scale: 435.0,
+                book: include_str!("../../openings/tablut-linnaeus.txt"),
+                bench: &[(TABLUT_START, 6)],
             },
         },
         Preset {
@@ -165,6 +241,12 @@ fn table() -> [Preset; COUNT] {
                 squares: SpecialSquares::classic(KingCapture::FourSides, true),
                 ..shared()
             },
+            tuning: PresetTuning {
+                even_score: 2190,
+                win_chance_scale: 1264.0,
+                book: include_str!("../../openings/copenhagen.txt"),
+                bench: &[],
+            },
         },
         Preset {
             id: "fetlar",
@@ -182,12 +264,20 @@ fn table() -> [Preset; COUNT] {
                 squares: SpecialSquares::classic(KingCapture::FourSides, true),
                 ..shared()
             },
+            tuning: PresetTuning {
+                even_score: 2190,
+                win_chance_scale: 875.0,
+                book: include_str!("../../openings/fetlar.txt"),
+                bench: &[],
+            },
         },
     ]
 }
 
 /// How many presets there are.
 const COUNT: usize = 7;
+/// The index of Copenhagen Hnefatafl, hnefatafl.org's 11x11 game.
+const COPENHAGEN: usize = 5;
 
 /// The table, written once.
 static TABLE: LazyLock<[Preset; COUNT]> = LazyLock::new(table);
@@ -263,12 +353,42 @@ impl AnyVariant {
         Some(built(i).variant)
     }
 
+    /// What the engine keeps for this preset ([`PresetTuning`]); `None` for a
+    /// rule set of one's own.
+    pub fn tuning(self) -> Option<&'static PresetTuning> {
+        tuning(self.preset_index())
+    }
+
+    /// The preset hnefatafl.org plays on its 11x11 board, whose records name no
+    /// rules.
+    pub fn hnefatafl_org_11x11() -> AnyVariant {
+        built(COPENHAGEN).variant
+    }
+
+    /// The preset a command plays when none is named: the table's first.
+    pub fn default_preset() -> AnyVariant {
+        built(0).variant
+    }
+
     /// The start position: a preset's is parsed once.
     pub fn start_position(self) -> AnyPosition {
         match self.preset_index() {
             Some(i) if i < COUNT => built(i).start,
             _ => with_word!(self, AnyVariant, v => AnyPosition::from(Position::start(v))),
         }
+    }
+}
+
+/// The tuning of the preset of index `i`.
+fn tuning(i: Option<usize>) -> Option<&'static PresetTuning> {
+    Some(&TABLE.get(i?)?.tuning)
+}
+
+impl<W: Word> Variant<W> {
+    /// What the engine keeps for this preset ([`PresetTuning`]); `None` for a
+    /// rule set of one's own.
+    pub fn tuning(&self) -> Option<&'static PresetTuning> {
+        tuning(self.preset_index())
     }
 }
 

@@ -9,39 +9,17 @@ use crate::rules::AnyVariant;
 
 use super::{Limits, Searcher};
 
-/// `(preset, position, depth)`: each preset's start and positions from the middle
-/// of games (tests/data/positions.json).
-pub const POSITIONS: &[(&str, &str, u32)] = &[
-    ("brandubh", "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0", 8),
-    ("brandubh", "3t3/4t2/1t2T2/t1TK1tt/T6/3t3/5t1 d 4", 8),
-    ("brandubh", "7/3t3/ttt4/1T4t/3K1T1/1t1T3/5t1 d 7", 8),
-    ("brandubh-classic", "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0", 8),
-    (
-        "tablut",
-        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
-        6,
-    ),
-    (
-        "tablut",
-        "3ttt3/2T1t4/5T3/t3T3t/tt1TKTTtt/t3T3t/4T4/2tt5/4t2t1 d 5",
-        6,
-    ),
-    (
-        "tablut-linnaeus",
-        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0",
-        6,
-    ),
-    (
-        "tawlbwrdd",
-        "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0",
-        5,
-    ),
-    (
-        "tawlbwrdd",
-        "4ttt4/1t2t1tT3/5t5/2t1t5T/1t1TT1T4/4T3ttt/2tT1K1T1t1/3T4T2/4t1t4/t2t4t2/t7t1t a 7",
-        5,
-    ),
-];
+/// `(preset, position, depth)`: the positions of every preset's
+/// [`bench`](crate::rules::PresetTuning::bench), in the table's order.
+pub fn positions() -> Vec<(&'static str, &'static str, u32)> {
+    AnyVariant::presets()
+        .iter()
+        .flat_map(|v| {
+            let bench = v.tuning().map_or(&[][..], |t| t.bench);
+            bench.iter().map(|&(text, depth)| (v.id(), text, depth))
+        })
+        .collect()
+}
 
 /// One benchmark position's result.
 #[derive(Clone, Debug)]
@@ -73,7 +51,7 @@ pub fn run(depth_delta: i32) -> BenchReport {
     let stop = AtomicBool::new(false);
     let mut searcher = Searcher::default();
     let mut lines = Vec::new();
-    for &(id, text, depth) in POSITIONS {
+    for (id, text, depth) in positions() {
         let Some(v) = AnyVariant::by_id(id) else {
             continue;
         };

@@ -22,9 +22,7 @@ fn at<W: Word>(sq: Square) -> usize {
 }
 
 use super::corner_play::CornerPlay;
-use super::params::{
-    CORNER, CORNER_LARGE, EDGE, EVEN_SCORES, LARGE_BOARD, MATE_BOUND, Term, Weights,
-};
+use super::params::{CORNER, CORNER_LARGE, EDGE, LARGE_BOARD, MATE_BOUND, Term, Weights};
 
 /// The families of rule sets the evaluation has weights for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,15 +52,16 @@ impl Family {
         with_word!(v, AnyVariant, v => family(v))
     }
 
-    /// The preset the family's weights were first made for: what is fitted per
-    /// preset (the even score, the win-chance curve) comes from it for a rule
-    /// set of one's own.
-    pub fn preset(self) -> &'static str {
-        match self {
-            Family::Corner => "brandubh",
-            Family::CornerLarge => "copenhagen",
-            Family::Edge => "tablut",
-        }
+    /// The first preset of the table that plays with the family's weights (the
+    /// one they were first made for): what is fitted per preset (the even score,
+    /// the win-chance curve) comes from it for a rule set of one's own.
+    pub fn preset(self) -> AnyVariant {
+        let presets = AnyVariant::presets();
+        presets
+            .iter()
+            .copied()
+            .find(|&v| Family::of(v) == self)
+            .unwrap_or(presets[0])
     }
 
     /// The family's weights.
@@ -84,8 +83,9 @@ pub fn family<W: Word>(v: &Variant<W>) -> Family {
     }
 }
 
-/// What an even game scores for the attackers in `v` ([`EVEN_SCORES`]: a
-/// preset's own, else that of its family's [`Family::preset`]). Where a learned
+/// What an even game scores for the attackers in `v` (the preset table's
+/// [`even_score`](crate::rules::PresetTuning::even_score): a preset's own, else
+/// that of its family's [`Family::preset`]). Where a learned
 /// net plays ([`super::net`]) it is 0: the net scores the chance of winning, and
 /// an even chance is its zero.
 pub fn even_score<W: Word>(v: &Variant<W>) -> i32 {
@@ -98,11 +98,9 @@ pub fn even_score<W: Word>(v: &Variant<W>) -> i32 {
 /// What an even game scores for the attackers in `v` in the hand-written
 /// evaluation, net or not.
 pub fn hand_even_score<W: Word>(v: &Variant<W>) -> i32 {
-    let find = |id: &str| EVEN_SCORES.iter().find(|(p, _)| *p == id);
-    v.preset
-        .and_then(|_| find(v.id))
-        .or_else(|| find(family(v).preset()))
-        .map_or(0, |&(_, score)| score)
+    v.tuning()
+        .or_else(|| family(v).preset().tuning())
+        .map_or(0, |t| t.even_score)
 }
 
 /// What a draw is worth to `side` when an even game scores `even` for the
@@ -404,16 +402,12 @@ mod tests {
     #[test]
     fn every_preset_and_family_has_its_even_score() {
         for &v in AnyVariant::presets() {
-            assert!(
-                EVEN_SCORES.iter().any(|(id, _)| *id == v.id()),
-                "{}",
-                v.id()
-            );
+            assert!(v.tuning().is_some(), "{}", v.id());
             let family_even = with_word!(v, AnyVariant, v => even_score(v));
             assert!(family_even > 0, "{}", v.id());
         }
         for family in [Family::Corner, Family::CornerLarge, Family::Edge] {
-            assert!(EVEN_SCORES.iter().any(|(id, _)| *id == family.preset()));
+            assert_eq!(Family::of(family.preset()), family);
         }
         // The presets that share a family's weights need not share its value.
         let of =

@@ -181,28 +181,6 @@ pub const EDGE: Weights = Weights {
 pub const MATE: i32 = 1_000_000;
 /// Scores at or beyond this are wins or losses in a number of plies.
 pub const MATE_BOUND: i32 = MATE - 10_000;
-/// What an even game scores for the attackers, in the evaluation's units: the
-/// score at which the two sides' chances are even. The evaluation counts soldiers
-/// and the attackers have about twice as many, so an even game scores well above
-/// zero for them. The search scores a draw at this value (to the defenders, its
-/// negation): a draw worth zero would look like a loss to the attackers and a win
-/// to the defenders. The review reads a score's win chance around it.
-///
-/// Per preset, the offsets of the win-chance curves fitted on self-play (the
-/// review's `SCALES` says how), but Fetlar's, which is Copenhagen's: Fetlar's own
-/// games put its even score at 1765, and the search with that value was no
-/// stronger (docs/selfplay.md). A rule set of one's own takes the value of the preset whose
-/// family of weights it plays with (Brandubh's, Copenhagen's or Tablut's).
-pub const EVEN_SCORES: [(&str, i32); 7] = [
-    ("brandubh", 635),
-    ("brandubh-classic", 700),
-    ("tablut", 425),
-    ("tablut-linnaeus", 550),
-    ("tawlbwrdd", 415),
-    ("copenhagen", 2190),
-    ("fetlar", 2190),
-];
-
 /// The deepest the search goes (plies from the root, quiescence included).
 pub const MAX_PLY: usize = 128;
 /// The deepest nominal depth of iterative deepening.

@@ -18,7 +18,8 @@ pub enum Score {
 }
 
 /// What an even game scores for the attackers in `variant`, in the evaluation's
-/// units (see [`params::EVEN_SCORES`]): the score a draw is worth to them.
+/// units (see [`PresetTuning::even_score`](crate::rules::PresetTuning::even_score)):
+/// the score a draw is worth to them.
 pub fn even_score(variant: AnyVariant) -> i32 {
     with_word!(variant, AnyVariant, v => eval::even_score(v))
 }
@@ -36,9 +37,9 @@ pub fn net_plays(variant: AnyVariant) -> bool {
     with_word!(variant, AnyVariant, v => super::net::net_for(v).is_some())
 }
 
-/// The preset whose evaluation weights `variant` plays with (Brandubh's,
+/// The first preset whose evaluation weights `variant` plays with (Brandubh's,
 /// Copenhagen's or Tablut's family), for what is fitted per preset.
-pub fn family_preset(variant: AnyVariant) -> &'static str {
+pub fn family_preset(variant: AnyVariant) -> AnyVariant {
     eval::Family::of(variant).preset()
 }
 

@@ -8,18 +8,10 @@ use crate::rules::{AnyGame, AnyVariant, Move};
 use crate::search::rng::Rng;
 use crate::search::{Limits, Score, Searcher};
 
-/// The books shipped with branan (made by `branan openings`), by preset id.
-fn shipped(id: &str) -> Option<&'static str> {
-    Some(match id {
-        "brandubh" => include_str!("../../openings/brandubh.txt"),
-        "brandubh-classic" => include_str!("../../openings/brandubh-classic.txt"),
-        "tablut" => include_str!("../../openings/tablut.txt"),
-        "tablut-linnaeus" => include_str!("../../openings/tablut-linnaeus.txt"),
-        "tawlbwrdd" => include_str!("../../openings/tawlbwrdd.txt"),
-        "copenhagen" => include_str!("../../openings/copenhagen.txt"),
-        "fetlar" => include_str!("../../openings/fetlar.txt"),
-        _ => return None,
-    })
+/// The book shipped with branan for a preset (made by `branan openings`, kept in
+/// the preset table).
+fn shipped(variant: AnyVariant) -> Option<&'static str> {
+    variant.tuning().map(|t| t.book)
 }
 
 /// Parses a book: one opening a line, moves separated by spaces (`#` starts a
@@ -56,7 +48,7 @@ pub fn parse(variant: AnyVariant, text: &str) -> Result<Vec<Vec<Move>>, String> 
 /// The preset's shipped book, or one made now (`make(variant, 40, 4, 1, ...)`) for a
 /// preset that has none.
 pub fn for_variant(variant: AnyVariant) -> Result<Vec<Vec<Move>>, String> {
-    match shipped(variant.id()) {
+    match shipped(variant) {
         Some(text) => parse(variant, text),
         None => Ok(make(variant, &BookSpec::default())),
     }
@@ -203,7 +195,7 @@ mod tests {
         for &v in AnyVariant::presets() {
             // Shipped, not made at run time: a match's openings do not change with
             // the search.
-            let text = shipped(v.id()).unwrap_or_else(|| panic!("{}: no shipped book", v.id()));
+            let text = shipped(v).unwrap_or_else(|| panic!("{}: no shipped book", v.id()));
             let made_by = format!("(branan openings --variant {} ", v.id());
             assert!(
                 text.lines().next().is_some_and(|l| l.contains(&made_by)),
