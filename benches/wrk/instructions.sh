@@ -5,7 +5,11 @@
 # MANY - FEW is the cost of one request (start-up and shutdown cancel out).
 # Deterministic, unlike requests per second on a shared machine. With
 # ENDPOINT=healthz, GET /healthz takes the place of /v1/moves (the floor every
-# request pays: the HTTP server, the middleware, the access log).
+# request pays: the HTTP server, the middleware, the access log); with
+# ENDPOINT=play, POST /v1/play (d9-d8 from the Tablut start); with
+# ENDPOINT=moves-distinct, /v1/moves with a body of its own each time (the
+# request i has i spaces after its `{`), so that no answer comes from the
+# answer cache.
 # Usage: [ENDPOINT=healthz] benches/wrk/instructions.sh [path/to/branan] [few] [many]
 set -eu
 BIN=${1:-target/release/branan}
@@ -28,9 +32,14 @@ import http.client, json, sys
 port, n, endpoint = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 body = json.dumps({"variant": "tablut"})
-for _ in range(n):
+for i in range(n):
     if endpoint == "healthz":
         c.request("GET", "/healthz")
+    elif endpoint == "play":
+        c.request("POST", "/v1/play", json.dumps({"variant": "tablut", "move": "d9-d8"}),
+                  {"Content-Type": "application/json"})
+    elif endpoint == "moves-distinct":
+        c.request("POST", "/v1/moves", "{" + " " * i + body[1:], {"Content-Type": "application/json"})
     else:
         c.request("POST", "/v1/moves", body, {"Content-Type": "application/json"})
     r = c.getresponse()

@@ -22,6 +22,24 @@ use super::error::ApiError;
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
 
+/// A JSON request body as its bytes, not yet read as JSON: for a handler that
+/// first looks its answer up by the request's text. The refusals of [`ApiJson`]
+/// but the 400 (see [`ApiBody::json`]).
+#[derive(Debug)]
+pub struct ApiBody(pub web::Bytes);
+
+impl ApiBody {
+    /// The body read as `T`, with the refusals of [`ApiJson`].
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        ApiBody::json_of(&self.0)
+    }
+
+    /// A body's bytes read as `T`, with the refusals of [`ApiJson`].
+    pub fn json_of<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+        Ok(from_json_bytes(bytes)?)
+    }
+}
+
 /// Whether a `Content-Type` value names JSON.
 pub fn is_json(content_type: &str) -> bool {
     let essence = content_type
@@ -55,6 +73,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = ApiBody::from_request(req, payload);
+        Box::pin(async move { body.await?.json().map(ApiJson) })
+    }
+}
+
+impl FromRequest for ApiBody {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let limit = body_limit(req);
         let content_type = req
             .headers()
@@ -81,7 +109,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
                 }
                 body.extend_from_slice(&chunk);
             }
-            Ok(ApiJson(from_json_bytes(&body)?))
+            Ok(ApiBody(body.freeze()))
         })
     }
 }

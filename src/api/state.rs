@@ -26,6 +26,8 @@ pub struct AppState {
     pub rate_limiter: Option<Arc<RateLimiter>>,
     /// Board pictures already drawn.
     pub boards: Arc<BoardCache>,
+    /// Answers of the rules' endpoints already written.
+    pub answers: Arc<AnswerCache>,
 }
 
 impl AppState {
@@ -40,6 +42,7 @@ impl AppState {
             metrics,
             ready: Arc::new(AtomicBool::new(true)),
             boards: Arc::new(BoardCache::default()),
+            answers: Arc::new(AnswerCache::new(16 << 20)),
         }
     }
 
@@ -92,5 +95,106 @@ impl BoardCache {
 impl Default for BoardCache {
     fn default() -> BoardCache {
         BoardCache::new(16 << 20)
+    }
+}
+
+/// Which endpoint an answer is kept for: the same text asks different things of
+/// each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Asked {
+    /// `POST /v1/moves`, by its body.
+    PostMoves,
+    /// `GET /v1/moves`, by its query string.
+    GetMoves,
+    /// `POST /v1/play`, by its body.
+    PostPlay,
+}
+
+/// The answers of the rules' endpoints (`/v1/moves`, `/v1/play`) already written,
+/// by endpoint and request text: a site asks the same positions again and again
+/// (every new game asks for the start's moves), and the answer to a text depends
+/// on nothing else within a process. Only answers are kept, never refusals.
+pub struct AnswerCache {
+    cache: moka::sync::Cache<(Asked, web::Bytes), web::Bytes>,
+}
+
+impl std::fmt::Debug for AnswerCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnswerCache")
+            .field("entries", &self.cache.entry_count())
+            .finish()
+    }
+}
+
+impl AnswerCache {
+    /// A cache holding up to `bytes` of requests and answers.
+    pub fn new(bytes: u64) -> AnswerCache {
+        AnswerCache {
+            cache: moka::sync::Cache::builder()
+                .max_capacity(bytes)
+                .weigher(|k: &(Asked, web::Bytes), v: &web::Bytes| {
+                    u32::try_from(k.1.len() + v.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+        }
+    }
+
+    /// The answer kept for `text` asked of `asked`, or the one `answer` writes
+    /// (kept when it is one).
+    pub fn get_or<E>(
+        &self,
+        asked: Asked,
+        text: web::Bytes,
+        answer: impl FnOnce(&[u8]) -> Result<String, E>,
+    ) -> Result<web::Bytes, E> {
+        let key = (asked, text);
+        if let Some(kept) = self.cache.get(&key) {
+            return Ok(kept);
+        }
+        let written = web::Bytes::from(answer(&key.1)?);
+        self.cache.insert(key, written.clone());
+        Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_is_written_once_per_endpoint_and_text_and_a_refusal_never_kept() {
+        let cache = AnswerCache::new(1 << 20);
+        let text = || web::Bytes::from_static(br#"{"variant": "tablut"}"#);
+        let mut written = 0;
+        let mut write = |_: &[u8]| -> Result<String, ()> {
+            written += 1;
+            Ok(format!("answer {written}"))
+        };
+        assert_eq!(
+            cache.get_or(Asked::PostMoves, text(), &mut write),
+            Ok("answer 1".into())
+        );
+        assert_eq!(
+            cache.get_or(Asked::PostMoves, text(), &mut write),
+            Ok("answer 1".into())
+        );
+        assert_eq!(
+            cache.get_or(Asked::PostPlay, text(), &mut write),
+            Ok("answer 2".into())
+        );
+        let other = web::Bytes::from_static(b"variant=tablut");
+        assert_eq!(
+            cache.get_or(Asked::GetMoves, other, &mut write),
+            Ok("answer 3".into())
+        );
+        let refused = web::Bytes::from_static(b"{}");
+        assert_eq!(
+            cache.get_or(Asked::PostMoves, refused.clone(), |_| Err::<String, _>(7)),
+            Err(7)
+        );
+        assert_eq!(
+            cache.get_or(Asked::PostMoves, refused, &mut write),
+            Ok("answer 4".into())
+        );
     }
 }

@@ -2,14 +2,15 @@
 //! moves and its legal moves, each with its captures.
 
 use actix_web::http::header::{self, ContentType};
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use crate::analysis::BuiltGame;
 use crate::analysis::game::{build_game, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
-use crate::api::extract::ApiJson;
+use crate::api::extract::ApiBody;
+use crate::api::state::Asked;
 use crate::json::game::{MovesQuery, MovesRequest, MovesResponse};
 use crate::json::moves as moves_json;
 use crate::json::rule_object::RulesInput;
@@ -97,9 +98,12 @@ pub fn moves(built: &BuiltGame) -> String {
 #[post("/v1/moves")]
 pub async fn post_moves(
     state: web::Data<AppState>,
-    body: ApiJson<MovesRequest>,
+    body: ApiBody,
 ) -> Result<HttpResponse, ApiError> {
-    let answer = moves(&body.0.game().build(&state.limits())?);
+    let answer = state.answers.get_or(Asked::PostMoves, body.0, |text| {
+        let request: MovesRequest = ApiBody::json_of(text)?;
+        Ok::<_, ApiError>(moves(&request.game().build(&state.limits())?))
+    })?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(answer))
@@ -132,21 +136,25 @@ pub async fn post_moves(
 #[get("/v1/moves")]
 pub async fn get_moves(
     state: web::Data<AppState>,
+    req: HttpRequest,
     query: web::Query<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let q = query.into_inner();
-    let list: Vec<&str> = match q.moves.as_deref().map(str::trim) {
-        None | Some("") => Vec::new(),
-        Some(text) => text.split(',').map(str::trim).collect(),
-    };
-    let rules = q.rules.as_deref().map(RulesInput::from_query).transpose()?;
-    let variant = resolve_rules(q.variant.as_deref(), rules.as_ref())?;
-    let answer = moves(&build_game(
-        variant,
-        q.position.as_deref(),
-        &list,
-        &state.limits(),
-    )?);
+    let text = web::Bytes::copy_from_slice(req.query_string().as_bytes());
+    let answer = state.answers.get_or(Asked::GetMoves, text, |_| {
+        let q = query.into_inner();
+        let list: Vec<&str> = match q.moves.as_deref().map(str::trim) {
+            None | Some("") => Vec::new(),
+            Some(text) => text.split(',').map(str::trim).collect(),
+        };
+        let rules = q.rules.as_deref().map(RulesInput::from_query).transpose()?;
+        let variant = resolve_rules(q.variant.as_deref(), rules.as_ref())?;
+        Ok::<_, ApiError>(moves(&build_game(
+            variant,
+            q.position.as_deref(),
+            &list,
+            &state.limits(),
+        )?))
+    })?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .insert_header((header::CACHE_CONTROL, GET_CACHE))

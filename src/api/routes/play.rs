@@ -1,12 +1,14 @@
 //! `POST /v1/play`: play one move after a game.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, post, web};
 
 use crate::analysis::game::{parse_move, play_move};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
-use crate::api::extract::ApiJson;
+use crate::api::extract::ApiBody;
+use crate::api::state::Asked;
 use crate::json::game::{PlayRequest, PlayResponse, game_fields, pieces};
 
 /// Computes the answer of `/v1/play`.
@@ -85,7 +87,16 @@ pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiErro
 #[post("/v1/play")]
 pub async fn post_play(
     state: web::Data<AppState>,
-    body: ApiJson<PlayRequest>,
+    body: ApiBody,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(play(&state, &body.0)?))
+    let answer = state.answers.get_or(Asked::PostPlay, body.0, |text| {
+        let answer = play(&state, &ApiBody::json_of(text)?)?;
+        // Plain strings, numbers and lists: writing them cannot fail.
+        serde_json::to_string(&answer).map_err(|e| ApiError::Unavailable {
+            detail: format!("the answer could not be written: {e}"),
+        })
+    })?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(answer))
 }
