@@ -121,8 +121,33 @@ pub fn finish(mut spec: Spec) -> Spec {
             components.schemas.insert(name.to_owned(), schema);
         }
     }
-    for item in spec.paths.paths.values_mut() {
+    let refusals = shared_refusals();
+    for (path, item) in spec.paths.paths.iter_mut() {
+        let limited = !super::ratelimit::exempt(path);
         for op in [&mut item.get, &mut item.post].into_iter().flatten() {
+            for (status, response) in &refusals {
+                let applies = match status {
+                    Refusal::BodyTooLarge | Refusal::NotJson => op.request_body.is_some(),
+                    Refusal::RateLimited => limited,
+                };
+                if !applies {
+                    continue;
+                }
+                let mut response = response.clone();
+                if op.request_body.is_none() {
+                    // A query's examples are request lines that the spec's
+                    // readers replay; no request line is refused for its rate.
+                    for content in response.content.values_mut() {
+                        if let RefOr::T(content) = content {
+                            content.examples.clear();
+                        }
+                    }
+                }
+                op.responses
+                    .responses
+                    .entry(status.code().to_owned())
+                    .or_insert(RefOr::T(response));
+            }
             for response in op.responses.responses.values_mut() {
                 let RefOr::T(response) = response else {
                     continue;
@@ -139,6 +164,74 @@ pub fn finish(mut spec: Spec) -> Spec {
         }
     }
     spec
+}
+
+/// A refusal many routes share, declared once here rather than on each route.
+#[derive(Clone, Copy, Debug)]
+enum Refusal {
+    /// 413, on every operation with a body.
+    BodyTooLarge,
+    /// 415, on every operation with a body.
+    NotJson,
+    /// 429, on every operation the rate limit counts.
+    RateLimited,
+}
+
+impl Refusal {
+    fn code(self) -> &'static str {
+        match self {
+            Refusal::BodyTooLarge => "413",
+            Refusal::NotJson => "415",
+            Refusal::RateLimited => "429",
+        }
+    }
+}
+
+/// The shared refusals, each a problem document with its example.
+fn shared_refusals() -> Vec<(Refusal, utoipa::openapi::Response)> {
+    use super::examples;
+    let problem = |description: &str, name: &str, summary: &str, value: serde_json::Value| {
+        serde_json::json!({
+            "description": description,
+            "content": {"application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "examples": {name: {"summary": summary, "value": value}},
+            }},
+        })
+    };
+    [
+        (
+            Refusal::BodyTooLarge,
+            problem(
+                "The body is over the limit",
+                "body_too_large",
+                "A body over 65,536 bytes",
+                examples::body_too_large(),
+            ),
+        ),
+        (
+            Refusal::NotJson,
+            problem(
+                "The body is not JSON",
+                "not_json",
+                "Content-Type: text/plain",
+                examples::unsupported_media_type(),
+            ),
+        ),
+        (
+            Refusal::RateLimited,
+            problem(
+                "The client is over its rate limit (see `Retry-After`)",
+                "rate_limited",
+                "Too many requests",
+                examples::rate_limited(),
+            ),
+        ),
+    ]
+    .into_iter()
+    // Fixed text in the shape of a response; a unit test checks each is read.
+    .filter_map(|(refusal, value)| Some((refusal, serde_json::from_value(value).ok()?)))
+    .collect()
 }
 
 /// The spec as the service serves it, built from the same routes as the app.
@@ -228,6 +321,11 @@ impl RouteTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_shared_refusal_is_read() {
+        assert_eq!(shared_refusals().len(), 3);
+    }
 
     #[test]
     fn every_stream_event_schema_is_read() {

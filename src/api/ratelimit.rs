@@ -34,6 +34,11 @@ pub const RATELIMIT_RESET: &str = "ratelimit-reset";
 /// Routes never limited.
 const EXEMPT: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
+/// Whether requests to `path` are outside the rate limit.
+pub fn exempt(path: &str) -> bool {
+    EXEMPT.contains(&path)
+}
+
 /// Above this many buckets, full ones (clients idle long enough to be back at
 /// `burst`, the same as unseen) are dropped.
 const SWEEP_AT: usize = 4_096;
@@ -146,7 +151,7 @@ impl RateLimiter {
 
     /// Whether the request's route is limited at all.
     pub fn applies_to(req: &ServiceRequest) -> bool {
-        !EXEMPT.contains(&req.path())
+        !exempt(req.path())
     }
 
     /// The verdict for a request (`None`: not limited).

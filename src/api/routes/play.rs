@@ -72,10 +72,6 @@ pub fn play(state: &AppState, req: &PlayRequest) -> Result<PlayResponse, ApiErro
          )),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
          examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::moves_unknown_variant()))))),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
-         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
-         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
         (status = 422, description = "A move or a position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
          examples(
             ("capture_mismatch" = (summary = "A capture suffix that does not match", value = json!(examples::play_capture_mismatch()))),

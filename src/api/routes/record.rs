@@ -40,8 +40,6 @@ use crate::json::record::{RecordRequest, RecordResponse};
          )),
         (status = 400, description = "Malformed JSON, position, move or record", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A game the rules refuse, or rules the format cannot state", body = Problem, content_type = "application/problem+json",
          examples(
             ("invalid_record" = (summary = "A move the game does not allow", value = json!(examples::record_invalid_record()))),

@@ -109,17 +109,11 @@ const NDJSON_EXAMPLE: &str = "{\"ply\":1,\"side\":\"attackers\",\"move\":\"d7-f7
          examples(("malformed_move" = (summary = "A move that is not a move", value = json!(examples::review_malformed_move()))))),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
          examples(("unknown_variant" = (summary = "No such preset", value = json!(examples::review_unknown_variant()))))),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json",
-         examples(("body_too_large" = (summary = "A body over 65,536 bytes", value = json!(examples::body_too_large()))))),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json",
-         examples(("not_json" = (summary = "Content-Type: text/plain", value = json!(examples::unsupported_media_type()))))),
         (status = 422, description = "An illegal move (named with its ply), a limit out of range, or over the review's limits", body = Problem, content_type = "application/problem+json",
          examples(
             ("illegal_move" = (summary = "An illegal second move", value = json!(examples::review_illegal_move()))),
             ("too_slow" = (summary = "More time than the budget", value = json!(examples::review_too_slow()))),
          )),
-        (status = 429, description = "The client is over its rate limit (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
-         examples(("rate_limited" = (summary = "Too many requests", value = json!(examples::rate_limited()))))),
         (status = 503, description = "Every search thread is busy and the queue is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
          examples(("pool_full" = (summary = "Every search thread busy, the queue full", value = json!(examples::pool_full()))))),
     )

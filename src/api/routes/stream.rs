@@ -307,8 +307,6 @@ pub async fn get_analyze_stream(
          example = json!(examples::ANALYZE_STREAM)),
         (status = 400, description = "Malformed JSON, position or move", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A limit out of range, a move or position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every search thread is busy and the queue is full (see `Retry-After`)", body = Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
