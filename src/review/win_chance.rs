@@ -42,7 +42,7 @@ use crate::search::{self, Score};
 /// (1196 and 1027) lowers the log loss by less than 0.002 (docs/review.md). The
 /// start reads a 30% chance for the attackers in Copenhagen and 23% in Fetlar,
 /// where games between full-strength engines at 200 ms a move gave them 40%
-/// and 35% (docs/selfplay.md).
+/// and 35% (docs/lab-history.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Curve {
     pub k: f64,

@@ -52,7 +52,7 @@ pub struct PresetTuning {
     ///
     /// The offsets of the win-chance curves fitted on self-play, but Fetlar's,
     /// which is Copenhagen's: Fetlar's own games put its even score at 1765, and
-    /// the search with that value was no stronger (docs/selfplay.md).
+    /// the search with that value was no stronger (docs/lab-history.md).
     pub even_score: i32,
     /// The scale of the review's win-chance curve, in centipawns (how it was
     /// fitted: the review's `curve`).

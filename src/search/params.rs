@@ -107,7 +107,7 @@ impl Weights {
 pub const LARGE_BOARD: u8 = 9;
 
 /// Brandubh and Brandubh (classic): the king escapes to a corner of a small board.
-/// Tuned on self-play games (`branan tune-eval`, docs/selfplay.md): the terms
+/// Tuned on self-play games (`branan tune-eval`, docs/lab-history.md): the terms
 /// in no position of those games (the sharp ones, which the tuner leaves out, and
 /// corner play) keep their hand-set values.
 pub const CORNER: Weights = Weights {
@@ -134,7 +134,7 @@ pub const CORNER: Weights = Weights {
 /// the attackers near the king and the defenders beside him are set as the fits
 /// of every family agree (a defender worth less, an attacker near the king more,
 /// a guard beside him less than hand-set), at the values of these boards' own
-/// fits (docs/selfplay.md); the rest are hand-set.
+/// fits (docs/lab-history.md); the rest are hand-set.
 pub const CORNER_LARGE: Weights = Weights {
     attacker: 100,
     defender: 135,
@@ -156,7 +156,7 @@ pub const CORNER_LARGE: Weights = Weights {
 
 /// Tablut, Tablut (Linnaeus) and Tawlbwrdd: the king escapes to any edge square.
 /// A defending soldier, the king's routes and the attackers near him are set
-/// from self-play fits (`branan tune-eval`, docs/selfplay.md): the three terms on
+/// from self-play fits (`branan tune-eval`, docs/lab-history.md): the three terms on
 /// which the fits of all three presets agreed; the rest are hand-set.
 pub const EDGE: Weights = Weights {
     attacker: 100,
