@@ -62,6 +62,8 @@ struct Shared {
     /// running); admission checks and raises it under the queue's lock.
     pending: AtomicUsize,
     threads: usize,
+    /// Megabytes of each thread's transposition table.
+    tt_mb: usize,
 }
 
 impl Shared {
@@ -98,6 +100,14 @@ impl SearchPool {
     /// Starts `threads` search threads (at least one) behind a queue of `queue`
     /// waiting jobs (0: a job is accepted only when a thread is free).
     pub fn new(threads: usize, queue: usize) -> SearchPool {
+        SearchPool::with_table(threads, queue, TT_MB_PER_THREAD)
+    }
+
+    /// A pool whose threads' engines have transposition tables of `tt_mb`
+    /// megabytes each. A thread keeps its engine, and the table, from one job to
+    /// the next: a pool of one thread is an engine that remembers a game's
+    /// searches.
+    pub fn with_table(threads: usize, queue: usize, tt_mb: usize) -> SearchPool {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
@@ -108,6 +118,7 @@ impl SearchPool {
             ready: Condvar::new(),
             pending: AtomicUsize::new(0),
             threads,
+            tt_mb,
         });
         let handles = (0..threads)
             .filter_map(|i| {
@@ -199,7 +210,7 @@ impl Drop for SearchPool {
 }
 
 fn worker(shared: &Shared) {
-    let mut searcher = Searcher::new(TT_MB_PER_THREAD);
+    let mut searcher = Searcher::new(shared.tt_mb);
     loop {
         let (step, threads) = {
             let mut queue = shared.lock();
@@ -238,7 +249,7 @@ fn worker(shared: &Shared) {
             }
             Err(_) => {
                 tracing::error!("a search job panicked");
-                searcher = Searcher::new(TT_MB_PER_THREAD);
+                searcher = Searcher::new(shared.tt_mb);
                 shared.pending.fetch_sub(threads, Ordering::AcqRel);
             }
         }

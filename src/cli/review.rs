@@ -6,9 +6,11 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
 
 use clap::Args;
 
+use crate::analysis::pool::SearchPool;
 use crate::analysis::{GameLimits, ReviewPlan, ReviewSettings, Settings, execute, game_record};
 use crate::json::analyze::ScoreDto;
 use crate::json::game::SideDto;
@@ -18,7 +20,13 @@ use crate::json::rule_object::RulesInput;
 use crate::record::{Format, GameResult, Record};
 use crate::review::PlyReview;
 use crate::rules::{AnyVariant, Side};
-use crate::search::{Score, Searcher};
+use crate::search::Score;
+
+/// What the review's search thread sends back.
+enum Judged {
+    Ply(PlyDto),
+    Done(Box<Result<SummaryDto, String>>),
+}
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
@@ -290,9 +298,7 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         }
     }
     let mut plies = Vec::new();
-    let mut searcher = Searcher::default();
-    let on_ply = |p: &PlyReview| {
-        let p = PlyDto::of(p);
+    let mut on_ply = |p: PlyDto| {
         if annotate.is_some() {
             plies.push(p);
             return;
@@ -306,8 +312,35 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
     };
-    let summary = match execute(&plan, &mut searcher, None, &AtomicBool::new(false), on_ply) {
-        Ok(s) => SummaryDto::of(&s),
+    // The review runs on the analysis's search pool (one thread); its plies come
+    // back here as they are judged.
+    let pool = SearchPool::new(1, 1);
+    let (tx, rx) = mpsc::channel();
+    let submitted = pool.submit(Box::new(move |searcher| {
+        let plies = tx.clone();
+        let send_ply = |p: &PlyReview| {
+            let _ = plies.send(Judged::Ply(PlyDto::of(p)));
+        };
+        let summary = execute(&plan, searcher, None, &AtomicBool::new(false), send_ply);
+        let summary = summary.map(|s| SummaryDto::of(&s));
+        let _ = tx.send(Judged::Done(Box::new(summary.map_err(|e| e.to_string()))));
+    }));
+    if let Err(e) = submitted {
+        eprintln!("branan review: {e}");
+        return ExitCode::FAILURE;
+    }
+    let mut summary = Err("the search thread stopped".to_owned());
+    for judged in rx {
+        match judged {
+            Judged::Ply(p) => on_ply(p),
+            Judged::Done(s) => {
+                summary = *s;
+                break;
+            }
+        }
+    }
+    let summary = match summary {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("branan review: {e}");
             return ExitCode::FAILURE;

@@ -1,13 +1,17 @@
-//! The engine behind the protocol: one [`Searcher`] kept between moves, asked
-//! through the analysis service's one level-aware analysis ([`prepare`], [`run`]).
+//! The engine behind the protocol: a search pool of one thread, whose engine
+//! keeps its table between moves, asked through the analysis service's one
+//! level-aware analysis ([`prepare`], [`run`]).
 
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::analysis::pool::TT_MB_PER_THREAD;
-use crate::analysis::{AnalysisError, Ask, GameParts, OwnRules, Settings, prepare, run};
+use crate::analysis::pool::{SearchPool, TT_MB_PER_THREAD};
+use crate::analysis::service::pool_closed;
+use crate::analysis::{
+    AnalysisError, Ask, GameParts, Overloaded, OwnRules, Settings, prepare, run,
+};
 use crate::rules::{AnyPosition, AnyVariant, Move};
-use crate::search::Searcher;
 use crate::search::level::MAX_LEVEL;
 
 use super::clock::{Budget, SideClock};
@@ -51,9 +55,9 @@ pub struct Choice {
     pub depth: u32,
 }
 
-/// The searcher and the way it plays.
+/// The search thread and the way it plays.
 pub struct Engine {
-    searcher: Searcher,
+    pool: SearchPool,
     pub config: EngineConfig,
 }
 
@@ -63,7 +67,7 @@ pub const MAX_PLIES: usize = 10_000;
 impl Engine {
     pub fn new(config: EngineConfig) -> Engine {
         Engine {
-            searcher: Searcher::new(TT_MB_PER_THREAD),
+            pool: SearchPool::with_table(1, 1, TT_MB_PER_THREAD),
             config,
         }
     }
@@ -108,9 +112,15 @@ impl Engine {
         }
         .clamped();
         let prepared = prepare(&parts, &ask, &settings)?;
-        let stop = AtomicBool::new(false);
-        // Nothing raises `stop`: the search always ends on its own limits.
-        let analysis = run(&prepared, &mut self.searcher, &stop).map(|s| s.analysis);
+        let (tx, rx) = mpsc::channel();
+        self.pool
+            .submit(Box::new(move |searcher| {
+                // Nothing raises `stop`: the search always ends on its own limits.
+                let stop = AtomicBool::new(false);
+                let _ = tx.send(run(&prepared, searcher, &stop).map(|s| s.analysis));
+            }))
+            .map_err(|e| Overloaded(e).error())?;
+        let analysis = rx.recv().map_err(|_| pool_closed())?;
         let (best, depth) = analysis.map_or((None, 0), |a| (a.best_move, a.depth));
         Ok(Choice {
             best,

@@ -1,5 +1,7 @@
-//! The connection: lines from OpenTafl in, lines to it out, searches on a thread
-//! of their own so that the engine keeps reading while it thinks.
+//! The connection: lines from OpenTafl in, lines to it out, searches on the
+//! analysis's search pool (one thread, whose engine keeps its table from one
+//! search of the game to the next) so that the engine keeps reading while it
+//! thinks.
 //!
 //! While a search runs, `clock` and `hello` are taken in as they come, and a bad
 //! line is answered with its error; any other command stops the search first (its
@@ -15,8 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
+use crate::analysis::pool::{SearchPool, SubmitError};
 use crate::analysis::{self, cache::Stored};
-use crate::search::Searcher;
 
 use super::command::{Command, parse};
 use super::session::{Action, JobKind, Options, Session};
@@ -28,10 +30,9 @@ enum Event {
     TooLong,
     /// The input ended (or could not be read: the error).
     End(Option<io::Error>),
-    /// A search ended: the engine back, and the result unless it was stopped.
+    /// A search ended: its result, unless it was stopped.
     Searched {
         id: u64,
-        searcher: Box<Searcher>,
         stored: Option<Box<Stored>>,
     },
 }
@@ -52,6 +53,8 @@ pub enum DriverError {
     Write(io::Error),
     #[error("starting a thread: {0}")]
     Thread(io::Error),
+    #[error("starting a search: {0}")]
+    Search(SubmitError),
 }
 
 /// Writes one line and flushes it: OpenTafl reads whatever has arrived and splits
@@ -90,7 +93,7 @@ pub fn serve(
     }
     let mut driver = Driver {
         session: Session::new(options),
-        searcher: Some(Box::new(Searcher::new(tt_mb))),
+        pool: SearchPool::with_table(1, 1, tt_mb),
         running: None,
         next_id: 0,
         queue: VecDeque::new(),
@@ -155,8 +158,8 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<b
 
 struct Driver {
     session: Session,
-    /// The engine, when no search has it.
-    searcher: Option<Box<Searcher>>,
+    /// The engine: one search thread, at most one search at a time.
+    pool: SearchPool,
     running: Option<Running>,
     next_id: u64,
     /// Lines that came while a stopped search was winding down.
@@ -206,12 +209,7 @@ impl Driver {
                     self.finish_search(out)?;
                     return Ok(());
                 }
-                Event::Searched {
-                    id,
-                    searcher,
-                    stored,
-                } => {
-                    self.searcher = Some(searcher);
+                Event::Searched { id, stored } => {
                     let Some(running) = self.running.take_if(|r| r.id == id) else {
                         continue;
                     };
@@ -232,14 +230,9 @@ impl Driver {
             return Ok(());
         };
         while let Ok(event) = self.rx.recv() {
-            if let Event::Searched {
-                id,
-                searcher,
-                stored,
-            } = event
+            if let Event::Searched { id, stored } = event
                 && id == running.id
             {
-                self.searcher = Some(searcher);
                 if let Some(stored) = stored {
                     for action in self.session.searched(running.kind, &stored) {
                         self.act(action, out)?;
@@ -260,10 +253,7 @@ impl Driver {
         running.stop.store(true, Ordering::Relaxed);
         while let Ok(event) = self.rx.recv() {
             match event {
-                Event::Searched { id, searcher, .. } if id == running.id => {
-                    self.searcher = Some(searcher);
-                    return;
-                }
+                Event::Searched { id, .. } if id == running.id => return,
                 other => self.queue.push_back(other),
             }
         }
@@ -278,9 +268,6 @@ impl Driver {
                 // A search never starts while another runs: the commands that
                 // start one stop the running one first.
                 self.stop_search();
-                let mut searcher = self.searcher.take().unwrap_or_else(|| {
-                    Box::new(Searcher::new(crate::analysis::pool::TT_MB_PER_THREAD))
-                });
                 let id = self.next_id;
                 self.next_id += 1;
                 let stop = Arc::new(AtomicBool::new(false));
@@ -290,17 +277,15 @@ impl Driver {
                     stop: Arc::clone(&stop),
                 });
                 let tx = self.tx.clone();
-                thread::Builder::new()
-                    .name("otep-search".to_owned())
-                    .spawn(move || {
-                        let stored = analysis::run(&job.prepared, &mut searcher, &stop);
+                self.pool
+                    .submit(Box::new(move |searcher| {
+                        let stored = analysis::run(&job.prepared, searcher, &stop);
                         let _ = tx.send(Event::Searched {
                             id,
-                            searcher,
                             stored: stored.map(Box::new),
                         });
-                    })
-                    .map_err(DriverError::Thread)?;
+                    }))
+                    .map_err(DriverError::Search)?;
             }
         }
         Ok(())
