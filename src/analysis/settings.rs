@@ -6,6 +6,12 @@ use std::time::Duration;
 
 use crate::search;
 
+/// The environment variable of [`Settings::default_time_ms`], read by every door
+/// that takes it from the environment (the service and `branan analyze`).
+pub const DEFAULT_TIME_MS_ENV: &str = "BRANAN_DEFAULT_TIME_MS";
+/// The environment variable of [`Settings::max_time_ms`] (as above).
+pub const MAX_TIME_MS_ENV: &str = "BRANAN_MAX_TIME_MS";
+
 /// The limits of one analysis (and of a batch of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use crate::analysis::settings::{DEFAULT_TIME_MS_ENV, MAX_TIME_MS_ENV};
 use crate::analysis::{ReviewSettings, ServiceSettings, Settings};
 
 /// How log lines are written.
@@ -36,7 +37,7 @@ pub struct ServerConfig {
     pub body_limit: usize,
 
     /// Longest accepted `moves` list (longer: 422).
-    #[arg(long, env = "BRANAN_MAX_MOVES", default_value_t = 1_000)]
+    #[arg(long, env = "BRANAN_MAX_MOVES", default_value_t = Settings::DEFAULT.max_moves)]
     pub max_moves: usize,
 
     /// Origins allowed by CORS, comma-separated; `*` allows any origin.
@@ -93,24 +94,24 @@ pub struct ServerConfig {
     pub search_queue: usize,
 
     /// Analysis time when a request gives no limit, in milliseconds.
-    #[arg(long, env = "BRANAN_DEFAULT_TIME_MS", default_value_t = 1_000)]
+    #[arg(long, env = DEFAULT_TIME_MS_ENV, default_value_t = Settings::DEFAULT.default_time_ms)]
     pub default_time_ms: u64,
 
     /// Longest analysis, in milliseconds (longer `time_ms` is clamped; it also bounds
     /// depth- and node-limited requests).
-    #[arg(long, env = "BRANAN_MAX_TIME_MS", default_value_t = 10_000)]
+    #[arg(long, env = MAX_TIME_MS_ENV, default_value_t = Settings::DEFAULT.max_time_ms)]
     pub max_time_ms: u64,
 
     /// Deepest `depth` a request may ask (deeper is clamped).
-    #[arg(long, env = "BRANAN_MAX_DEPTH", default_value_t = 64)]
+    #[arg(long, env = "BRANAN_MAX_DEPTH", default_value_t = Settings::DEFAULT.max_depth)]
     pub max_depth: u32,
 
     /// Largest `nodes` a request may ask (larger is clamped).
-    #[arg(long, env = "BRANAN_MAX_NODES", default_value_t = 1_000_000_000)]
+    #[arg(long, env = "BRANAN_MAX_NODES", default_value_t = Settings::DEFAULT.max_nodes)]
     pub max_nodes: u64,
 
     /// Largest `multipv` (at most 5).
-    #[arg(long, env = "BRANAN_MAX_MULTIPV", default_value_t = 5)]
+    #[arg(long, env = "BRANAN_MAX_MULTIPV", default_value_t = Settings::DEFAULT.max_multipv)]
     pub max_multipv: usize,
 
     /// Entries of the evaluation cache.
@@ -118,7 +119,7 @@ pub struct ServerConfig {
     pub cache_entries: u64,
 
     /// Most items in one `POST /v1/analyze/batch`.
-    #[arg(long, env = "BRANAN_MAX_BATCH", default_value_t = 256)]
+    #[arg(long, env = "BRANAN_MAX_BATCH", default_value_t = Settings::DEFAULT.max_batch)]
     pub max_batch: usize,
 
     /// Time budget of one `POST /v1/analyze/batch`, milliseconds: items not started

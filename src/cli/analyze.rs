@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::analysis::settings::{DEFAULT_TIME_MS_ENV, MAX_TIME_MS_ENV};
 use crate::analysis::{AnalysisService, InOrder, ReviewSettings, ServiceSettings, Settings};
 use crate::json::body::{from_json_bytes, from_json_value};
 use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, FormError, Problem};
@@ -60,10 +61,10 @@ pub struct AnalyzeArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: Option<u64>,
     /// Analysis time when a line gives no limit, in milliseconds.
-    #[arg(long, env = "BRANAN_DEFAULT_TIME_MS", default_value_t = 1_000)]
+    #[arg(long, env = DEFAULT_TIME_MS_ENV, default_value_t = Settings::DEFAULT.default_time_ms)]
     pub default_time_ms: u64,
     /// Longest analysis of one line, in milliseconds.
-    #[arg(long, env = "BRANAN_MAX_TIME_MS", default_value_t = 10_000)]
+    #[arg(long, env = MAX_TIME_MS_ENV, default_value_t = Settings::DEFAULT.max_time_ms)]
     pub max_time_ms: u64,
     /// Seconds between progress lines on stderr when it is not a terminal (0: none).
     #[arg(long, default_value_t = 5.0)]
