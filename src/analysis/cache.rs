@@ -45,7 +45,7 @@ pub struct CacheKey {
 
 impl CacheKey {
     /// The key of an analysis of `game`.
-    pub fn of(game: &AnyGame, multipv: usize, want: &Want) -> CacheKey {
+    pub fn of(game: &AnyGame, multipv: usize, want: &LimitsAsked) -> CacheKey {
         let pos = game.position();
         let mut history = game.repetition_window().earlier().to_vec();
         history.sort_unstable();
@@ -96,13 +96,13 @@ impl CacheKey {
 
 /// What a request asks for, to judge whether a cached result answers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Want {
+pub struct LimitsAsked {
     pub time_ms: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
 }
 
-impl Want {
+impl LimitsAsked {
     /// Whether the answer is fixed by the limits (no time limit): such requests are
     /// answered only from an entry made with the same limits.
     pub fn is_deterministic(&self) -> bool {
@@ -112,18 +112,18 @@ impl Want {
 
 /// A cached answer and the work it took.
 #[derive(Clone, Debug)]
-pub struct Stored {
+pub struct CachedAnalysis {
     pub analysis: Analysis,
-    pub want: Want,
+    pub want: LimitsAsked,
     /// The limits the search ran with (after clamping).
     pub limits: crate::search::Limits,
     /// The move a review asked about, scored in the same search.
     pub compared: Option<Compared>,
 }
 
-impl Stored {
+impl CachedAnalysis {
     /// Whether this result answers `want` (whose key it was found under).
-    pub fn answers(&self, want: &Want) -> bool {
+    pub fn answers(&self, want: &LimitsAsked) -> bool {
         let a = &self.analysis;
         // A finished game has one answer; a deterministic request's key holds only
         // entries made with its own limits.
@@ -142,7 +142,7 @@ impl Stored {
 
 /// The cache with its hit and miss counts.
 pub struct AnalysisCache {
-    cache: Cache<CacheKey, Arc<Stored>>,
+    cache: Cache<CacheKey, Arc<CachedAnalysis>>,
     hits: AtomicU64,
     misses: AtomicU64,
 }
@@ -180,7 +180,7 @@ impl AnalysisCache {
     }
 
     /// A cached result deep enough for `want`, counted as a hit.
-    pub fn lookup(&self, key: &CacheKey, want: &Want) -> Option<Arc<Stored>> {
+    pub fn lookup(&self, key: &CacheKey, want: &LimitsAsked) -> Option<Arc<CachedAnalysis>> {
         let s = self.cache.get(key)?;
         if !s.answers(want) {
             return None;
@@ -197,9 +197,9 @@ impl AnalysisCache {
     pub fn get_or_compute(
         &self,
         key: CacheKey,
-        want: Want,
-        mut compute: impl FnMut() -> Option<Stored>,
-    ) -> Option<(Arc<Stored>, bool)> {
+        want: LimitsAsked,
+        mut compute: impl FnMut() -> Option<CachedAnalysis>,
+    ) -> Option<(Arc<CachedAnalysis>, bool)> {
         if let Some(s) = self.cache.get(&key)
             && s.answers(&want)
         {

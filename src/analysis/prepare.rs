@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::{self, LevelRequest, Searcher};
 
-use super::cache::{CacheKey, Stored, Want};
+use super::cache::{CacheKey, CachedAnalysis, LimitsAsked};
 use super::error::AnalysisError;
 use super::game::{BuiltGame, GameLimits, OwnRules};
 use super::game_parts::GameParts;
@@ -40,7 +40,7 @@ pub struct Ask {
 pub struct Prepared {
     pub built: BuiltGame,
     pub limits: search::Limits,
-    pub want: Want,
+    pub want: LimitsAsked,
     pub multipv: usize,
     /// Strength level, 1..=10.
     pub level: u8,
@@ -79,14 +79,14 @@ impl Prepared {
 #[derive(Clone, Debug)]
 pub struct Answer {
     pub prepared: Prepared,
-    pub stored: Arc<Stored>,
+    pub stored: Arc<CachedAnalysis>,
     pub cached: bool,
 }
 
 impl Answer {
     /// A fresh search of `prepared` with its own limits.
     pub fn fresh(prepared: Prepared, analysis: search::Analysis) -> Answer {
-        let stored = Stored {
+        let stored = CachedAnalysis {
             analysis,
             want: prepared.want,
             limits: prepared.limits,
@@ -172,18 +172,18 @@ pub fn prepare<R: OwnRules + ?Sized>(
         (None, _, _) => settings.max_time_ms,
     }
     .clamp(1, settings.max_time_ms);
-    let want = Want {
+    let want = LimitsAsked {
         time_ms: ask.time_ms.map(|t| t.min(settings.max_time_ms)),
         depth,
         nodes,
     };
     let want = if want
-        == (Want {
+        == (LimitsAsked {
             time_ms: None,
             depth: None,
             nodes: None,
         }) {
-        Want {
+        LimitsAsked {
             time_ms: Some(time_ms),
             ..want
         }
@@ -206,12 +206,12 @@ pub fn prepare<R: OwnRules + ?Sized>(
 }
 
 /// Searches a prepared request; `None` when `stop` was raised (cancelled).
-pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Stored> {
+pub fn run(p: &Prepared, searcher: &mut Searcher, stop: &AtomicBool) -> Option<CachedAnalysis> {
     let analysis = searcher.analyze_at_level(&p.built.game, &p.level_request(), stop, None);
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    Some(Stored {
+    Some(CachedAnalysis {
         analysis,
         want: p.want,
         limits: p.limits,

@@ -13,7 +13,7 @@ use crate::review::{PlyReview, Review, ReviewError, Reviewer, Searched, same_roo
 use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move};
 use crate::search::{self, LevelRequest, Searcher};
 
-use super::cache::{AnalysisCache, CacheKey, Stored, Want};
+use super::cache::{AnalysisCache, CacheKey, CachedAnalysis, LimitsAsked};
 use super::error::AnalysisError;
 use super::game::{GameLimits, OwnRules};
 use super::game_parts::GameParts;
@@ -40,7 +40,7 @@ pub struct ReviewPlan {
     pub start: AnyPosition,
     pub moves: Vec<Move>,
     pub limits: search::Limits,
-    pub want: Want,
+    pub want: LimitsAsked,
     pub level: u8,
 }
 
@@ -170,7 +170,7 @@ pub fn plan<R: OwnRules + ?Sized>(
             .max(1),
     };
     // The cache keys of an analysis: a depth alone is deterministic.
-    let want = Want {
+    let want = LimitsAsked {
         time_ms: if depth.is_some() && asked.is_none() {
             None
         } else {
@@ -294,7 +294,7 @@ fn analyse(
             let (stored, hit) = cache
                 .get_or_compute(key, plan.want, compute)
                 .ok_or(ReviewError::Stopped)?;
-            (Stored::clone(&stored), hit)
+            (CachedAnalysis::clone(&stored), hit)
         }
         None => (compute().ok_or(ReviewError::Stopped)?, false),
     };
@@ -316,7 +316,7 @@ fn search_position(
     played: Option<Move>,
     searcher: &mut Searcher,
     stop: &AtomicBool,
-) -> Option<Stored> {
+) -> Option<CachedAnalysis> {
     let request = LevelRequest {
         limits: plan.limits,
         multipv: 1,
@@ -328,7 +328,7 @@ fn search_position(
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    Some(Stored {
+    Some(CachedAnalysis {
         analysis,
         want: plan.want,
         limits: plan.limits,

@@ -9,7 +9,7 @@ use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
-use crate::json::body::from_json_bytes;
+use crate::json::read::from_json_bytes;
 
 use super::AppState;
 use super::error::ApiError;

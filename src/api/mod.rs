@@ -116,7 +116,7 @@ pub fn app(
                 other => other.to_string(),
             };
             ApiError::from(FormError::MalformedQuery {
-                field: crate::json::body::field_in_message(&message),
+                field: crate::json::read::field_in_message(&message),
                 detail: format!("invalid query string: {message}"),
             })
             .into()

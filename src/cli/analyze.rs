@@ -27,7 +27,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::analysis::settings::{DEFAULT_TIME_MS_ENV, MAX_TIME_MS_ENV};
 use crate::analysis::{AnalysisService, InOrder, ReviewSettings, ServiceSettings, Settings};
-use crate::json::body::{from_json_bytes, from_json_value};
+use crate::json::read::{from_json_bytes, from_json_value};
 use crate::json::{AnalyzeRequest, AnalyzeResponse, BatchItem, FormError, Problem};
 
 use super::remote::{Remote, RemoteError, Reply, with_id};

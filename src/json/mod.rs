@@ -7,7 +7,7 @@
 //! calls, its answers and refusals become these forms) and knows no web framework.
 //!
 //! - [`problem`]: the problem document, its types and the mapping of refusals.
-//! - [`body`]: a form read from JSON text or a JSON value.
+//! - [`read`]: a form read from JSON text or a JSON value.
 //! - [`rule_object`]: a request's own rules (`rules`), as sent.
 //! - [`request`]: the parts every request carrying a game shares, written once.
 //! - [`game`]: the forms of a game, its legal moves and a move played.
@@ -19,11 +19,11 @@
 //! - [`record`]: the forms of a game written as a record.
 
 pub mod analyze;
-pub mod body;
 pub mod game;
 pub mod health;
 pub mod moves;
 pub mod problem;
+pub mod read;
 pub mod record;
 pub mod request;
 pub mod review;

@@ -10,8 +10,8 @@ use crate::analysis::rule_set::{self, MAX_RULES_BYTES, too_large};
 use crate::analysis::{AnalysisError, OwnRules};
 use crate::rules::AnyVariant;
 
-use super::body::from_json_value;
 use super::problem::{FormError, RequestError};
+use super::read::from_json_value;
 use super::variant::VariantDto;
 
 /// The `rules` of a request, as sent.

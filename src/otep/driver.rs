@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
 use crate::analysis::pool::{SearchPool, SubmitError};
-use crate::analysis::{self, cache::Stored};
+use crate::analysis::{self, cache::CachedAnalysis};
 
 use super::command::{Command, parse};
 use super::session::{Action, JobKind, Options, Session};
@@ -33,7 +33,7 @@ enum Event {
     /// A search ended: its result, unless it was stopped.
     Searched {
         id: u64,
-        stored: Option<Box<Stored>>,
+        stored: Option<Box<CachedAnalysis>>,
     },
 }
 

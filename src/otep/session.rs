@@ -9,7 +9,7 @@
 //! compared with the one the session holds; when they differ, OpenTafl's board is
 //! the game from then on (and a note says so).
 
-use crate::analysis::cache::Stored;
+use crate::analysis::cache::CachedAnalysis;
 use crate::analysis::{self, AnalysisError, GameParts, OwnRules, Prepared, Settings};
 use crate::record;
 use crate::rules::{AnyGame, AnyPosition, AnyVariant, Move, Outcome, Piece, Side};
@@ -447,7 +447,7 @@ impl Session {
     }
 
     /// The answer of a finished search.
-    pub fn searched(&mut self, kind: JobKind, stored: &Stored) -> Vec<Action> {
+    pub fn searched(&mut self, kind: JobKind, stored: &CachedAnalysis) -> Vec<Action> {
         let a = &stored.analysis;
         match kind {
             JobKind::Play(side) => match a.best_move {

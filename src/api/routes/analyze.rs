@@ -16,7 +16,7 @@ use crate::api::extract::ApiJson;
 use crate::json::analyze::{
     AnalyzeRequest, AnalyzeResponse, BatchItem, BatchRequest, BatchResponse, item_problem,
 };
-use crate::json::body::from_json_value;
+use crate::json::read::from_json_value;
 
 /// Best move of a game
 ///
