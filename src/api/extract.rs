@@ -9,7 +9,7 @@ use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
-use crate::json::read::from_json_bytes;
+use crate::json::read::{from_json_bytes, from_query};
 
 use super::AppState;
 use super::error::ApiError;
@@ -21,6 +21,24 @@ use super::error::ApiError;
 /// expected shape (with the JSON path of the fault).
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
+
+/// A request's query string read as `T`: a refusal (400) names the parameter at
+/// fault, an unknown one or one whose value is not of its type.
+#[derive(Debug)]
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiQuery<T> {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            from_query(req.query_string())
+                .map(ApiQuery)
+                .map_err(ApiError::from),
+        )
+    }
+}
 
 /// A JSON request body as its bytes, not yet read as JSON: for a handler that
 /// first looks its answer up by the request's text. The refusals of [`ApiJson`]

@@ -110,17 +110,6 @@ pub fn app(
     app.app_data(web::Data::new(state))
         .app_data(table)
         .app_data(json_config(&config))
-        .app_data(web::QueryConfig::default().error_handler(|e, _| {
-            let message = match &e {
-                actix_web::error::QueryPayloadError::Deserialize(d) => d.to_string(),
-                other => other.to_string(),
-            };
-            ApiError::from(FormError::MalformedQuery {
-                field: crate::json::read::field_in_message(&message),
-                detail: format!("invalid query string: {message}"),
-            })
-            .into()
-        }))
         .app_data(web::PathConfig::default().error_handler(|e, _| {
             ApiError::BadRequest {
                 field: "path".to_owned(),

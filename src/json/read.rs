@@ -1,10 +1,31 @@
-//! Reading a form from JSON text or a JSON value, each refusal located (the JSON
-//! path of the fault, `moves[2]`, or the line and column where the text stops
-//! being JSON).
+//! Reading a form from JSON text, a JSON value or a query string, each refusal
+//! located (the JSON path of the fault, `moves[2]`, the line and column where the
+//! text stops being JSON, or the query's parameter).
 
 use serde::de::DeserializeOwned;
 
 use super::problem::FormError;
+
+/// Reads a form from a URL query string (`variant=tablut&depth=4`), the refusal
+/// naming the parameter at fault: an unknown one, or one whose value is not of its
+/// type.
+pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, FormError> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        match (path != "." && !path.is_empty()).then_some(path) {
+            Some(field) => FormError::MalformedQuery {
+                detail: format!("invalid query string: `{field}`: {message}"),
+                field: Some(field),
+            },
+            None => FormError::MalformedQuery {
+                field: field_in_message(&message),
+                detail: format!("invalid query string: {message}"),
+            },
+        }
+    })
+}
 
 /// Deserializes `bytes` as `T`, locating the fault.
 pub fn from_json_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, FormError> {

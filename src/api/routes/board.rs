@@ -11,6 +11,7 @@ use crate::analysis::AnalysisError;
 use crate::analysis::game::{build_game, parse_move, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
+use crate::api::extract::ApiQuery;
 use crate::json::problem::FormError;
 use crate::json::request::game_query;
 use crate::json::rule_object::RulesInput;
@@ -216,13 +217,13 @@ pub fn matches(req: &HttpRequest, tag: &str) -> bool {
 pub async fn board_svg_route(
     req: HttpRequest,
     state: web::Data<AppState>,
-    query: web::Query<BoardQuery>,
+    query: ApiQuery<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let key = req.query_string().to_owned();
     let entry = match state.boards.get(&key) {
         Some(hit) => hit,
         None => {
-            let svg = render(&state, &query)?;
+            let svg = render(&state, &query.0)?;
             let entry = Arc::new((etag(&svg), web::Bytes::from(svg)));
             state.boards.insert(key, entry.clone());
             entry

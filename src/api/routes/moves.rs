@@ -9,7 +9,7 @@ use crate::analysis::game::{build_game, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::examples;
-use crate::api::extract::ApiBody;
+use crate::api::extract::{ApiBody, ApiQuery};
 use crate::api::state::Asked;
 use crate::json::game::{MovesQuery, MovesRequest, MovesResponse};
 use crate::json::moves as moves_json;
@@ -133,11 +133,11 @@ pub async fn post_moves(
 pub async fn get_moves(
     state: web::Data<AppState>,
     req: HttpRequest,
-    query: web::Query<MovesQuery>,
+    query: ApiQuery<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let text = web::Bytes::copy_from_slice(req.query_string().as_bytes());
     let answer = state.answers.get_or(Asked::GetMoves, text, |_| {
-        let q = query.into_inner();
+        let q = query.0;
         let list: Vec<&str> = match q.moves.as_deref().map(str::trim) {
             None | Some("") => Vec::new(),
             Some(text) => text.split(',').map(str::trim).collect(),

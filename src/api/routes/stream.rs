@@ -12,7 +12,7 @@ use std::time::Duration;
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -20,7 +20,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::analysis::StopOnDrop;
 use crate::analysis::service::pool_closed;
 use crate::api::error::{ApiError, Problem, overloaded};
-use crate::api::extract::ApiJson;
+use crate::api::extract::{ApiJson, ApiQuery};
 use crate::api::{AppState, examples};
 use crate::json::analyze::{AnalyzeRequest, AnalyzeResponse, InfoEvent};
 use crate::json::problem::FormError;
@@ -41,7 +41,8 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 game_query! {
     /// The query form of `POST /v1/analyze/stream`.
-    #[derive(Clone, Debug, Default, IntoParams)]
+    #[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+    #[serde(deny_unknown_fields)]
     #[into_params(parameter_in = Query)]
     pub struct StreamQuery {
         /// The starting position (default: the preset's start); URL-encode it.
@@ -69,62 +70,7 @@ game_query! {
     }
 }
 
-const PARAMETERS: &str =
-    "variant, rules, position, moves, time_ms, depth, nodes, multipv, level, seed, threads";
-
-fn query_error(field: &str, detail: String) -> ApiError {
-    ApiError::from(FormError::MalformedQuery {
-        detail,
-        field: Some(field.to_owned()),
-    })
-}
-
-/// A count parameter, or the problem that names it.
-fn count<T: std::str::FromStr>(field: &str, text: &str) -> Result<T, ApiError> {
-    text.trim().parse().map_err(|_| {
-        query_error(
-            field,
-            format!("`{field}` must be a whole number that fits the limits (got {text:?})"),
-        )
-    })
-}
-
 impl StreamQuery {
-    /// Reads the query string, naming the parameter at fault.
-    pub fn parse(query: &str) -> Result<StreamQuery, ApiError> {
-        let pairs = web::Query::<Vec<(String, String)>>::from_query(query)
-            .map_err(|e| {
-                ApiError::from(FormError::MalformedQuery {
-                    detail: format!("invalid query string: {e}"),
-                    field: None,
-                })
-            })?
-            .into_inner();
-        let mut q = StreamQuery::default();
-        for (key, value) in pairs {
-            match key.as_str() {
-                "variant" => q.variant = Some(value),
-                "rules" => q.rules = Some(value),
-                "position" => q.position = Some(value),
-                "moves" => q.moves = Some(value),
-                "time_ms" => q.time_ms = Some(count(&key, &value)?),
-                "depth" => q.depth = Some(count(&key, &value)?),
-                "nodes" => q.nodes = Some(count(&key, &value)?),
-                "multipv" => q.multipv = Some(count(&key, &value)?),
-                "level" => q.level = Some(count(&key, &value)?),
-                "seed" => q.seed = Some(count(&key, &value)?),
-                "threads" => q.threads = Some(count(&key, &value)?),
-                _ => {
-                    return Err(query_error(
-                        &key,
-                        format!("unknown query parameter `{key}` (expected: {PARAMETERS})"),
-                    ));
-                }
-            }
-        }
-        Ok(q)
-    }
-
     /// The same request as a JSON body (built through serde, so every field the
     /// body form has and the query does not keeps its default).
     fn into_request(self) -> Result<AnalyzeRequest, ApiError> {
@@ -283,9 +229,9 @@ fn start(
 pub async fn get_analyze_stream(
     state: web::Data<AppState>,
     req: HttpRequest,
+    query: ApiQuery<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let query = StreamQuery::parse(req.query_string())?;
-    start(&state, &req, query.into_request()?)
+    start(&state, &req, query.0.into_request()?)
 }
 
 /// Analyse a game, streaming each iteration (JSON body)
