@@ -15,10 +15,16 @@ pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, FormError> {
         let path = e.path().to_string();
         let message = e.into_inner().to_string();
         match (path != "." && !path.is_empty()).then_some(path) {
-            Some(field) => FormError::MalformedQuery {
-                detail: format!("invalid query string: `{field}`: {message}"),
-                field: Some(field),
-            },
+            Some(field) => {
+                let given = form_urlencoded::parse(query.as_bytes())
+                    .find(|(key, _)| *key == *field)
+                    .map(|(_, value)| format!(" (got {value:?})"))
+                    .unwrap_or_default();
+                FormError::MalformedQuery {
+                    detail: format!("invalid query string: `{field}`: {message}{given}"),
+                    field: Some(field),
+                }
+            }
             None => FormError::MalformedQuery {
                 field: field_in_message(&message),
                 detail: format!("invalid query string: {message}"),

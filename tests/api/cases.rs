@@ -262,6 +262,14 @@ pub fn cases() -> Vec<Case> {
             .expect(json!({"type": "/problems/malformed-move", "field": "moves", "index": 1})),
         case("unknown query parameter", "GET", "/v1/moves?variant=tablut&move=d9-d8", 400)
             .expect(json!({"type": "/problems/malformed-query", "field": "move"})),
+        // Every query form is read alike: the parameter at fault is named, an
+        // unknown one or one whose value is not of its type.
+        case("unknown stream parameter", "GET", "/v1/analyze/stream?variant=brandubh&deep=2", 400)
+            .expect(json!({"type": "/problems/malformed-query", "field": "deep"})),
+        case("stream time not a number", "GET", "/v1/analyze/stream?variant=brandubh&time_ms=soon", 400)
+            .expect(json!({"type": "/problems/malformed-query", "field": "time_ms"})),
+        case("unknown picture parameter", "GET", "/v1/board.svg?variant=brandubh&colour=red", 400)
+            .expect(json!({"type": "/problems/malformed-query", "field": "colour"})),
         case("neither variant nor rules", "GET", "/v1/moves", 422)
             .expect(json!({"type": "/problems/invalid-field", "field": "variant"})),
         // 404

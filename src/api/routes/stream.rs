@@ -216,7 +216,7 @@ fn start(
          example = json!(examples::ANALYZE_STREAM)),
         (status = 204, description = "A reconnection after the final event (`Last-Event-ID: end`): nothing more to send"),
         (status = 400, description = "Malformed query, position or move", body = Problem, content_type = "application/problem+json",
-         examples(("bad_depth" = (summary = "GET /v1/analyze/stream?variant=brandubh&depth=deep", value = json!({"type": "/problems/malformed-query", "title": "Malformed query string", "status": 400, "detail": "`depth` must be a whole number that fits the limits (got \"deep\")", "field": "depth"}))))),
+         examples(("bad_depth" = (summary = "GET /v1/analyze/stream?variant=brandubh&depth=deep", value = json!({"type": "/problems/malformed-query", "title": "Malformed query string", "status": 400, "detail": "invalid query string: `depth`: invalid digit found in string (got \"deep\")", "field": "depth"}))))),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
          examples(("unknown_variant" = (summary = "GET /v1/analyze/stream?variant=chess", value = json!({"type": "/problems/unknown-variant", "title": "Unknown variant", "status": 404, "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)", "field": "variant"}))))),
         (status = 422, description = "A limit out of range, a move or position the rules refuse, or too many moves", body = Problem, content_type = "application/problem+json",
