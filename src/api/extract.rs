@@ -32,11 +32,14 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiQuery<T> {
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready(
-            from_query(req.query_string())
-                .map(ApiQuery)
-                .map_err(ApiError::from),
-        )
+        std::future::ready(ApiQuery::read(req.query_string().as_bytes()).map(ApiQuery))
+    }
+}
+
+impl ApiQuery<()> {
+    /// A query string read as `T`, with the refusals of [`ApiQuery`].
+    pub fn read<T: DeserializeOwned>(query: &[u8]) -> Result<T, ApiError> {
+        Ok(from_query(query)?)
     }
 }
 

@@ -1,5 +1,6 @@
 //! The application state every handler reaches: the configuration, the metrics,
-//! readiness, the analysis service, the rate limiter and the board pictures.
+//! readiness, the analysis service, the rate limiter, and the answers and board
+//! pictures already written.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -25,9 +26,9 @@ pub struct AppState {
     /// Per-client rate limits, when configured (shared by every worker).
     pub rate_limiter: Option<Arc<RateLimiter>>,
     /// Board pictures already drawn.
-    pub boards: Arc<BoardCache>,
+    pub boards: Arc<AnswerCache<Picture>>,
     /// Answers of the rules' endpoints already written.
-    pub answers: Arc<AnswerCache>,
+    pub answers: Arc<AnswerCache<web::Bytes>>,
 }
 
 impl AppState {
@@ -41,8 +42,8 @@ impl AppState {
             analysis,
             metrics,
             ready: Arc::new(AtomicBool::new(true)),
-            boards: Arc::new(BoardCache::default()),
-            answers: Arc::new(AnswerCache::new(16 << 20)),
+            boards: Arc::new(AnswerCache::new(16 << 20, |p: &Picture| p.1.len())),
+            answers: Arc::new(AnswerCache::new(16 << 20, web::Bytes::len)),
         }
     }
 
@@ -51,50 +52,6 @@ impl AppState {
         GameLimits {
             max_moves: self.config.max_moves,
         }
-    }
-}
-
-/// Pictures already drawn, by query string: a picture embedded in a busy page is
-/// asked for again and again.
-pub struct BoardCache {
-    cache: moka::sync::Cache<String, Arc<(String, web::Bytes)>>,
-}
-
-impl std::fmt::Debug for BoardCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BoardCache")
-            .field("entries", &self.cache.entry_count())
-            .finish()
-    }
-}
-
-impl BoardCache {
-    /// The picture drawn for `key` (a query string): its tag and its bytes.
-    pub fn get(&self, key: &str) -> Option<Arc<(String, web::Bytes)>> {
-        self.cache.get(key)
-    }
-
-    /// Keeps the picture drawn for `key`.
-    pub fn insert(&self, key: String, picture: Arc<(String, web::Bytes)>) {
-        self.cache.insert(key, picture);
-    }
-
-    /// A cache holding up to `bytes` of pictures.
-    pub fn new(bytes: u64) -> BoardCache {
-        BoardCache {
-            cache: moka::sync::Cache::builder()
-                .max_capacity(bytes)
-                .weigher(|k: &String, v: &Arc<(String, web::Bytes)>| {
-                    u32::try_from(k.len() + v.1.len()).unwrap_or(u32::MAX)
-                })
-                .build(),
-        }
-    }
-}
-
-impl Default for BoardCache {
-    fn default() -> BoardCache {
-        BoardCache::new(16 << 20)
     }
 }
 
@@ -108,17 +65,24 @@ pub enum Asked {
     GetMoves,
     /// `POST /v1/play`, by its body.
     PostPlay,
+    /// `GET /v1/board.svg`, by its query string.
+    BoardSvg,
 }
 
-/// The answers of the rules' endpoints (`/v1/moves`, `/v1/play`) already written,
-/// by endpoint and request text: a site asks the same positions again and again
-/// (every new game asks for the start's moves), and the answer to a text depends
-/// on nothing else within a process. Only answers are kept, never refusals.
-pub struct AnswerCache {
-    cache: moka::sync::Cache<(Asked, web::Bytes), web::Bytes>,
+/// A board picture as kept: its entity tag and its bytes.
+pub type Picture = Arc<(String, web::Bytes)>;
+
+/// Answers already written, by endpoint and request text: a site asks the same
+/// positions again and again (every new game asks for the start's moves, a
+/// picture embedded in a busy page is asked for by every visitor), and the answer
+/// to a text depends on nothing else within a process. Only answers are kept,
+/// never refusals; the cache holds up to a number of bytes of requests and
+/// answers.
+pub struct AnswerCache<V> {
+    cache: moka::sync::Cache<(Asked, web::Bytes), V>,
 }
 
-impl std::fmt::Debug for AnswerCache {
+impl<V> std::fmt::Debug for AnswerCache<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AnswerCache")
             .field("entries", &self.cache.entry_count())
@@ -126,32 +90,33 @@ impl std::fmt::Debug for AnswerCache {
     }
 }
 
-impl AnswerCache {
-    /// A cache holding up to `bytes` of requests and answers.
-    pub fn new(bytes: u64) -> AnswerCache {
+impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
+    /// A cache holding up to `bytes` of requests and answers, an answer weighing
+    /// `size` bytes.
+    pub fn new(bytes: u64, size: fn(&V) -> usize) -> AnswerCache<V> {
         AnswerCache {
             cache: moka::sync::Cache::builder()
                 .max_capacity(bytes)
-                .weigher(|k: &(Asked, web::Bytes), v: &web::Bytes| {
-                    u32::try_from(k.1.len() + v.len()).unwrap_or(u32::MAX)
+                .weigher(move |k: &(Asked, web::Bytes), v: &V| {
+                    u32::try_from(k.1.len() + size(v)).unwrap_or(u32::MAX)
                 })
                 .build(),
         }
     }
 
     /// The answer kept for `text` asked of `asked`, or the one `answer` writes
-    /// (kept when it is one).
+    /// from the text (kept when it is one).
     pub fn get_or<E>(
         &self,
         asked: Asked,
         text: web::Bytes,
-        answer: impl FnOnce(&[u8]) -> Result<String, E>,
-    ) -> Result<web::Bytes, E> {
+        answer: impl FnOnce(&[u8]) -> Result<V, E>,
+    ) -> Result<V, E> {
         let key = (asked, text);
         if let Some(kept) = self.cache.get(&key) {
             return Ok(kept);
         }
-        let written = web::Bytes::from(answer(&key.1)?);
+        let written = answer(&key.1)?;
         self.cache.insert(key, written.clone());
         Ok(written)
     }
@@ -163,7 +128,7 @@ mod tests {
 
     #[test]
     fn an_answer_is_written_once_per_endpoint_and_text_and_a_refusal_never_kept() {
-        let cache = AnswerCache::new(1 << 20);
+        let cache = AnswerCache::new(1 << 20, String::len);
         let text = || web::Bytes::from_static(br#"{"variant": "tablut"}"#);
         let mut written = 0;
         let mut write = |_: &[u8]| -> Result<String, ()> {

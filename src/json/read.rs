@@ -9,14 +9,14 @@ use super::problem::FormError;
 /// Reads a form from a URL query string (`variant=tablut&depth=4`), the refusal
 /// naming the parameter at fault: an unknown one, or one whose value is not of its
 /// type.
-pub fn from_query<T: DeserializeOwned>(query: &str) -> Result<T, FormError> {
-    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+pub fn from_query<T: DeserializeOwned>(query: &[u8]) -> Result<T, FormError> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query));
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let message = e.into_inner().to_string();
         match (path != "." && !path.is_empty()).then_some(path) {
             Some(field) => {
-                let given = form_urlencoded::parse(query.as_bytes())
+                let given = form_urlencoded::parse(query)
                     .find(|(key, _)| *key == *field)
                     .map(|(_, value)| format!(" (got {value:?})"))
                     .unwrap_or_default();

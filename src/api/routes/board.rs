@@ -12,6 +12,7 @@ use crate::analysis::game::{build_game, parse_move, resolve_rules};
 use crate::api::AppState;
 use crate::api::error::{ApiError, Problem};
 use crate::api::extract::ApiQuery;
+use crate::api::state::Asked;
 use crate::json::problem::FormError;
 use crate::json::request::game_query;
 use crate::json::rule_object::RulesInput;
@@ -217,18 +218,13 @@ pub fn matches(req: &HttpRequest, tag: &str) -> bool {
 pub async fn board_svg_route(
     req: HttpRequest,
     state: web::Data<AppState>,
-    query: ApiQuery<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = req.query_string().to_owned();
-    let entry = match state.boards.get(&key) {
-        Some(hit) => hit,
-        None => {
-            let svg = render(&state, &query.0)?;
-            let entry = Arc::new((etag(&svg), web::Bytes::from(svg)));
-            state.boards.insert(key, entry.clone());
-            entry
-        }
-    };
+    // Read as `ApiQuery` reads it, once the picture is not found kept.
+    let text = web::Bytes::copy_from_slice(req.query_string().as_bytes());
+    let entry = state.boards.get_or(Asked::BoardSvg, text, |text| {
+        let svg = render(&state, &ApiQuery::read(text)?)?;
+        Ok::<_, ApiError>(Arc::new((etag(&svg), web::Bytes::from(svg))))
+    })?;
     let (tag, svg) = (&entry.0, entry.1.clone());
     if matches(&req, tag) {
         return Ok(HttpResponse::NotModified()

@@ -98,7 +98,8 @@ pub async fn post_moves(
 ) -> Result<HttpResponse, ApiError> {
     let answer = state.answers.get_or(Asked::PostMoves, body.0, |text| {
         let request: MovesRequest = ApiBody::json_of(text)?;
-        Ok::<_, ApiError>(moves(&request.game().build(&state.limits())?))
+        let built = request.game().build(&state.limits())?;
+        Ok::<_, ApiError>(web::Bytes::from(moves(&built)))
     })?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
@@ -133,23 +134,19 @@ pub async fn post_moves(
 pub async fn get_moves(
     state: web::Data<AppState>,
     req: HttpRequest,
-    query: ApiQuery<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    // Read as `ApiQuery` reads it, once the answer is not found kept.
     let text = web::Bytes::copy_from_slice(req.query_string().as_bytes());
-    let answer = state.answers.get_or(Asked::GetMoves, text, |_| {
-        let q = query.0;
+    let answer = state.answers.get_or(Asked::GetMoves, text, |text| {
+        let q: MovesQuery = ApiQuery::read(text)?;
         let list: Vec<&str> = match q.moves.as_deref().map(str::trim) {
             None | Some("") => Vec::new(),
             Some(text) => text.split(',').map(str::trim).collect(),
         };
         let rules = q.rules.as_deref().map(RulesInput::from_query).transpose()?;
         let variant = resolve_rules(q.variant.as_deref(), rules.as_ref())?;
-        Ok::<_, ApiError>(moves(&build_game(
-            variant,
-            q.position.as_deref(),
-            &list,
-            &state.limits(),
-        )?))
+        let built = build_game(variant, q.position.as_deref(), &list, &state.limits())?;
+        Ok::<_, ApiError>(web::Bytes::from(moves(&built)))
     })?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())

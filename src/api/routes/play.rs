@@ -88,9 +88,11 @@ pub async fn post_play(
     let answer = state.answers.get_or(Asked::PostPlay, body.0, |text| {
         let answer = play(&state, &ApiBody::json_of(text)?)?;
         // Plain strings, numbers and lists: writing them cannot fail.
-        serde_json::to_string(&answer).map_err(|e| ApiError::Unavailable {
-            detail: format!("the answer could not be written: {e}"),
-        })
+        serde_json::to_vec(&answer)
+            .map(web::Bytes::from)
+            .map_err(|e| ApiError::Unavailable {
+                detail: format!("the answer could not be written: {e}"),
+            })
     })?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
