@@ -1,7 +1,7 @@
 //! branan: a tafl analysis service. `docs/architecture.md` is the map of these
 //! modules: the layers, what each may import, and where things live.
 //!
-//! - [`rules`]: the game (the presets and rule sets of any size from 7x7 to 13x13, notation, moves, captures, game end, perft).
+//! - [`rules`]: the game (the presets and rule sets of any size from 7x7 to 19x19, notation, moves, captures, game end, perft).
 //! - [`search`]: the engine (best move from a time-limited search).
 //! - [`render`]: board pictures (SVG) of a position.
 //! - [`review`]: whole-game review (classes, accuracy, win chances).

@@ -26,6 +26,7 @@ macro_rules! typed {
             $kind::Small($x) => $body,
             $kind::Narrow($x) => $body,
             $kind::Wide($x) => $body,
+            $kind::Huge($x) => $body,
         }
     };
 }

@@ -197,7 +197,7 @@ impl From<SoldiersDto> for Hostility {
     }
 }
 
-/// A square's name (`a4`), read for boards up to 13x13.
+/// A square's name (`a4`), read for boards up to 19x19.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ToSchema)]
 #[schema(as = SquareName, value_type = String, example = "a4")]
 pub struct SquareName(pub Square);
@@ -211,7 +211,7 @@ impl Serialize for SquareName {
 impl<'de> Deserialize<'de> for SquareName {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        Square::parse_up_to(&text, 13)
+        Square::parse_up_to(&text, crate::rules::MAX_SIZE)
             .map(SquareName)
             .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a square")))
     }
@@ -313,7 +313,7 @@ pub struct VariantDto {
     /// Derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opentafl: Option<String>,
-    /// The board's side length: odd, 7 to 11.
+    /// The board's side length: odd, 7 to 19.
     pub board_size: u8,
     /// The start, in branan's position notation (an OpenTafl position record is
     /// accepted too).

@@ -4,7 +4,7 @@
 //! whose answers are word-free (square sets, squares, moves, strings, outcomes).
 //!
 //! Each enum has one arm per word (a `u64` on 7x7, a `u128` up to 11x11,
-//! [`Wide`] on 13x13), and each method matches once, through
+//! [`Wide`] on 13x13, [`Huge`] from 15x15 to 19x19), and each method matches once, through
 //! [`with_word!`](crate::rules::with_word), to reach the word's own monomorphised
 //! code. The word of a board is chosen once, where its rule set is built
 //! ([`OwnedVariant::build`]); the rules and the search are the only code that
@@ -14,7 +14,6 @@ use super::bitboard::{BitBoard, SquareSet};
 use super::board_word::OwnedVariant;
 use super::error::{IllegalMove, InvalidPosition, MoveParseError, PlayError, PositionError};
 use super::game::Game;
-use super::move_list::MoveList;
 use super::move_text::{Move, MoveText};
 use super::outcome::Outcome;
 use super::perft::{divide, perft};
@@ -25,7 +24,7 @@ use super::rule_terms::Escape;
 use super::setup::Setup;
 use super::square::{Piece, Side, Square};
 use super::variant::Variant;
-use super::word::{Wide, Word, any_word_enum, with_word};
+use super::word::{Huge, Wide, Word, any_word_enum, with_word};
 
 /// A variant of any board size, in the word of its board (a preset or a rule set
 /// built by [`RuleSet::build`]).
@@ -47,6 +46,8 @@ pub enum AnyVariant {
     Narrow(&'static Variant<u128>),
     /// The 13x13 board.
     Wide(&'static Variant<Wide>),
+    /// The boards from 15x15 to 19x19.
+    Huge(&'static Variant<Huge>),
 }
 
 impl From<&'static Variant<u64>> for AnyVariant {
@@ -67,6 +68,12 @@ impl From<&'static Variant<Wide>> for AnyVariant {
     }
 }
 
+impl From<&'static Variant<Huge>> for AnyVariant {
+    fn from(v: &'static Variant<Huge>) -> AnyVariant {
+        AnyVariant::Huge(v)
+    }
+}
+
 impl OwnedVariant {
     /// The variant, kept for the life of the process (a position holds a
     /// `&'static` variant).
@@ -80,6 +87,7 @@ mod sealed {
     impl Sealed for u64 {}
     impl Sealed for u128 {}
     impl Sealed for super::Wide {}
+    impl Sealed for super::Huge {}
 }
 
 /// The words a board is held in, and how a value in one of them joins its
@@ -122,6 +130,7 @@ macro_rules! board_word {
 board_word!(u64, Small);
 board_word!(u128, Narrow);
 board_word!(Wide, Wide);
+board_word!(Huge, Huge);
 
 /// The squares of a set in any word, as a set of any board.
 fn square_set<W: Word>(b: BitBoard<W>) -> SquareSet {
@@ -294,8 +303,8 @@ impl AnyPosition {
     }
 
     /// Every move of the side to move, whether or not the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        with_word!(self, AnyPosition, p => p.legal_moves())
+    pub fn legal_moves(&self) -> Vec<Move> {
+        with_word!(self, AnyPosition, p => p.legal_moves().to_vec())
     }
 
     /// Checks that `m` is a move of the side to move here, saying why not.
@@ -379,8 +388,8 @@ impl AnyGame {
     }
 
     /// The legal moves: none once the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        with_word!(self, AnyGame, g => g.legal_moves())
+    pub fn legal_moves(&self) -> Vec<Move> {
+        with_word!(self, AnyGame, g => g.legal_moves().to_vec())
     }
 
     /// Each legal move with what it captures, in generation order.
@@ -429,6 +438,7 @@ pub enum AnyGameRef<'a> {
     Small(&'a Game<u64>),
     Narrow(&'a Game<u128>),
     Wide(&'a Game<Wide>),
+    Huge(&'a Game<Huge>),
 }
 
 impl<'a> From<&'a AnyGame> for AnyGameRef<'a> {
@@ -437,6 +447,7 @@ impl<'a> From<&'a AnyGame> for AnyGameRef<'a> {
             AnyGame::Small(g) => AnyGameRef::Small(g),
             AnyGame::Narrow(g) => AnyGameRef::Narrow(g),
             AnyGame::Wide(g) => AnyGameRef::Wide(g),
+            AnyGame::Huge(g) => AnyGameRef::Huge(g),
         }
     }
 }

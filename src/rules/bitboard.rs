@@ -1,16 +1,16 @@
 //! A set of squares as a board's storage word (see [`Word`]): a `u64` with bit
 //! `rank * 7 + file` on 7x7, a `u128` with bit `rank * 11 + file` on the boards
-//! up to 11x11 (where a square's bit is its own number), a wider word on 13x13;
-//! and [`SquareSet`], the set of any board.
+//! up to 11x11 (where a square's bit is its own number), wider words on 13x13
+//! and from 15x15 to 19x19; and [`SquareSet`], the set of any board.
 
 use super::square::Square;
-use super::word::{Wide, Word};
+use super::word::{Huge, Word};
 
-/// A set of squares of any board up to 13x13, in the 13x13 board's word: what
+/// A set of squares of any board up to 19x19, in the 19x19 board's word: what
 /// the rules answer where the board's own word does not matter (captures, the
 /// derived squares of a rule set, declared captures). It iterates rank by rank
 /// from `a1`, as every board's sets do.
-pub type SquareSet = BitBoard<Wide>;
+pub type SquareSet = BitBoard<Huge>;
 
 /// A set of squares. Bit `i` is the square `W::square(i)` (see [`Word`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -183,6 +183,8 @@ mod tests {
     fn board_masks_have_the_right_size() {
         assert_eq!(BitBoard::<u128>::board(7).len(), 49);
         assert_eq!(SquareSet::board(13).len(), 169);
+        assert_eq!(SquareSet::board(19).len(), 361);
+        assert_eq!(BitBoard::<super::super::word::Wide>::board(13).len(), 169);
         assert_eq!(BitBoard::<u128>::board(11).len(), 121);
         assert_eq!(BitBoard::<u128>::file(9, 0).len(), 9);
         assert!(!BitBoard::<u128>::board(7).contains(Square::new(7, 0)));

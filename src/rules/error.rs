@@ -61,7 +61,7 @@ pub enum ParseError {
         files: usize,
     },
     #[error(
-        "column {column}: a {size}x{size} board is not supported (boards are 5x5 to 13x13, odd sizes)"
+        "column {column}: a {size}x{size} board is not supported (boards are 5x5 to 19x19, odd sizes)"
     )]
     BadSize { column: usize, size: usize },
     #[error("column {column}: the side to move is missing (expected `a` or `d` after the ranks)")]

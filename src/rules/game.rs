@@ -69,7 +69,7 @@ impl<W: Word> Game<W> {
     }
 
     /// The legal moves: none once the game is over.
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList<W> {
         if self.outcome().is_some() {
             MoveList::new()
         } else {

@@ -22,12 +22,14 @@ pub struct Geometry<W: Word = u128> {
     /// Board minus the last file: where a shift west may land.
     pub(crate) not_last_file: BitBoard<W>,
     /// `neighbour[dir][bit]`: the bit of the next square in direction `dir` (N,
-    /// E, S, W), or `NONE` past the edge.
-    pub(crate) neighbour: [W::Table<u8>; 4],
+    /// E, S, W), or [`Word::NO_BIT`] past the edge.
+    pub(crate) neighbour: [W::Table<W::BitIndex>; 4],
 }
 
-/// No square (past the edge).
-pub(crate) const NONE: u8 = u8::MAX;
+/// Bit `i` as a [`Word::BitIndex`] (every bit of a board is one).
+fn bit_index<W: Word>(i: u32) -> W::BitIndex {
+    W::BitIndex::try_from(i).unwrap_or(W::NO_BIT)
+}
 
 impl<W: Word> Geometry<W> {
     pub fn new(size: u8) -> Geometry<W> {
@@ -42,23 +44,23 @@ impl<W: Word> Geometry<W> {
         let board = BitBoard::board(size);
         let mid = size / 2;
         let throne = Square::new(mid, mid);
-        let mut neighbour = [W::table(NONE); 4];
-        let stride = W::STRIDE as u8;
+        let mut neighbour = [W::table(W::NO_BIT); 4];
+        let stride = W::STRIDE;
         for rank in 0..size {
             for file in 0..size {
-                let i = W::index(Square::new(file, rank)) as u8;
+                let i = W::index(Square::new(file, rank));
                 let n = &mut neighbour;
                 if rank + 1 < size {
-                    n[0][i as usize] = i + stride;
+                    n[0][i as usize] = bit_index::<W>(i + stride);
                 }
                 if file + 1 < size {
-                    n[1][i as usize] = i + 1;
+                    n[1][i as usize] = bit_index::<W>(i + 1);
                 }
                 if rank > 0 {
-                    n[2][i as usize] = i - stride;
+                    n[2][i as usize] = bit_index::<W>(i - stride);
                 }
                 if file > 0 {
-                    n[3][i as usize] = i - 1;
+                    n[3][i as usize] = bit_index::<W>(i - 1);
                 }
             }
         }
@@ -81,7 +83,7 @@ impl<W: Word> Geometry<W> {
     #[inline]
     pub fn step(&self, sq: Square, dir: Direction) -> Option<Square> {
         let n = self.neighbour[dir.index()][W::index(sq) as usize];
-        (n != NONE).then(|| W::square(u32::from(n)))
+        (n != W::NO_BIT).then(|| W::square(n.into()))
     }
 
     /// Shift every square of `b` one step in direction `dir`, dropping those that
@@ -123,7 +125,7 @@ impl<W: Word> Geometry<W> {
     #[inline]
     pub(crate) fn next_bit(&self, index: usize, dir: Direction) -> Option<usize> {
         let n = self.neighbour[dir.index()][index];
-        (n != NONE).then_some(n as usize)
+        (n != W::NO_BIT).then_some(n.into() as usize)
     }
 
     /// Every maximal run of squares of `member` along each edge of the board: `visit`

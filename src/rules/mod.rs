@@ -180,7 +180,7 @@ pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};
 pub use threats::Lines;
 pub(crate) use threats::{line_squares, lines_from};
 pub use variant::Variant;
-pub use word::{Wide, Word};
+pub use word::{Huge, Wide, Word};
 pub use zobrist::{DEFENDERS_TO_MOVE, piece_key};
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ fn stops<W: Word>(v: &Variant<W>) -> (W, W) {
 impl<W: Word> Position<W> {
     /// Every move of the side to move, whether or not the game is over (see
     /// [`super::Game::legal_moves`] for the moves of a game in progress).
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList<W> {
         let mut list = MoveList::new();
         self.generate(&mut list);
         list
@@ -41,7 +41,7 @@ impl<W: Word> Position<W> {
 
     /// Appends the moves of the side to move to `list`, in generation order.
     #[inline]
-    pub fn generate(&self, list: &mut MoveList) {
+    pub fn generate(&self, list: &mut MoveList<W>) {
         self.generate_moves_for(self.pieces(self.turn), Targets::ALL, |m| list.push(m));
     }
 

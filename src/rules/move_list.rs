@@ -5,30 +5,35 @@ use std::fmt;
 
 use super::bitboard::BitBoard;
 use super::move_text::Move;
-use super::word::Word;
+use super::word::{Word, moves_room};
 
-/// The most moves a position can have: each empty square is reached from at most
-/// one piece per direction.
-pub const MAX_MOVES: usize = 4 * 169;
+/// The most moves a position can have on any board: each empty square is reached
+/// from at most one piece per direction.
+pub const MAX_MOVES: usize = moves_room(super::square::MAX_SIZE);
 
-/// A list of moves on the stack.
+/// A list of moves on the stack, with room for every move of a position of
+/// `W`'s boards (so a small board's list stays small).
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+pub struct MoveList<W: Word = u128> {
+    moves: W::MoveRoom<Move>,
     len: usize,
 }
 
-impl MoveList {
-    pub fn new() -> MoveList {
+impl<W: Word> MoveList<W> {
+    /// How many moves the list has room for: every move of a position of `W`'s
+    /// largest board.
+    pub const ROOM: usize = moves_room(W::MAX_SIZE);
+
+    pub fn new() -> MoveList<W> {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
+            moves: W::move_room(Move::NONE),
             len: 0,
         }
     }
 
     #[inline]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+        self.moves.as_mut()[self.len] = m;
         self.len += 1;
     }
 
@@ -48,12 +53,12 @@ impl MoveList {
 
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves.as_ref()[..self.len]
     }
 
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves.as_mut()[..self.len]
     }
 
     pub fn contains(&self, m: Move) -> bool {
@@ -61,32 +66,32 @@ impl MoveList {
     }
 }
 
-impl Default for MoveList {
+impl<W: Word> Default for MoveList<W> {
     fn default() -> Self {
         MoveList::new()
     }
 }
 
-impl std::ops::Deref for MoveList {
+impl<W: Word> std::ops::Deref for MoveList<W> {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
         self.as_slice()
     }
 }
 
-impl std::ops::DerefMut for MoveList {
+impl<W: Word> std::ops::DerefMut for MoveList<W> {
     fn deref_mut(&mut self) -> &mut [Move] {
         self.as_mut_slice()
     }
 }
 
-impl fmt::Debug for MoveList {
+impl<W: Word> fmt::Debug for MoveList<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
+impl<'a, W: Word> IntoIterator for &'a MoveList<W> {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {

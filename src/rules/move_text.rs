@@ -8,8 +8,11 @@ use super::bitboard::SquareSet;
 use super::error::{MoveParseError, column_of};
 use super::square::Square;
 
-/// A move: one piece slides from `from` to `to`. Two bytes; [`Move::code`] packs it
-/// into 16 bits, the one encoding that tables of moves use.
+/// How many bits a square's number takes in a [`Move::code`].
+const SQUARE_BITS: u32 = 9;
+
+/// A move: one piece slides from `from` to `to`. [`Move::code`] packs it into 18
+/// bits, the one encoding that tables of moves use.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub from: Square,
@@ -23,19 +26,23 @@ impl Move {
         to: Square::new(0, 0),
     };
 
-    /// The move as 16 bits, `from | to << 8` (square numbers are below 256); 0 is
-    /// [`Move::NONE`].
+    /// How many bits a [`Move::code`] takes.
+    pub const CODE_BITS: u32 = 2 * SQUARE_BITS;
+
+    /// The move as [`Move::CODE_BITS`] bits, `from | to << 9` (square numbers
+    /// are below 512); 0 is [`Move::NONE`].
     #[inline]
-    pub const fn code(self) -> u16 {
-        self.from.index() as u16 | (self.to.index() as u16) << 8
+    pub const fn code(self) -> u32 {
+        self.from.index() as u32 | (self.to.index() as u32) << SQUARE_BITS
     }
 
     /// The move of a [`Move::code`].
     #[inline]
-    pub(crate) const fn from_code(code: u16) -> Move {
+    pub(crate) const fn from_code(code: u32) -> Move {
+        const MASK: u32 = (1 << SQUARE_BITS) - 1;
         Move {
-            from: Square::from_index((code & 255) as u8),
-            to: Square::from_index((code >> 8) as u8),
+            from: Square::from_index((code & MASK) as u16),
+            to: Square::from_index((code >> SQUARE_BITS & MASK) as u16),
         }
     }
 
@@ -215,6 +222,11 @@ mod tests {
         for m in ["a1-m1", "m13-a13", "l12-l1", "k11-k13"] {
             let m = MoveText::parse_on(m, 13).unwrap().mv;
             assert_eq!(Move::from_code(m.code()), m);
+        }
+        for m in ["a1-s1", "s19-a19", "s18-s1", "o15-o14"] {
+            let m = MoveText::parse_on(m, 19).unwrap().mv;
+            assert_eq!(Move::from_code(m.code()), m);
+            assert!(m.code() < 1 << Move::CODE_BITS);
         }
         assert_eq!(Move::NONE.code(), 0);
         assert_eq!(Move::NONE.some(), None);

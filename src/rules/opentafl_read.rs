@@ -17,7 +17,7 @@ use super::rule_terms::{
     Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares,
 };
-use super::square::Square;
+use super::square::{MAX_SIZE, Square};
 
 /// The longest rules string accepted, in bytes (OpenTafl's own are under 200).
 pub const MAX_LEN: usize = 2048;
@@ -151,8 +151,7 @@ impl<'a> Entries<'a> {
         };
         let mut out = Vec::new();
         for text in v.split(',').filter(|t| !t.is_empty()) {
-            let sq: Square = text
-                .parse()
+            let sq = Square::parse_on(text, MAX_SIZE)
                 .map_err(|_| RulesStringError::new(key, format!("{text:?} is not a square")))?;
             if sq.file() >= size || sq.rank() >= size {
                 return Err(RulesStringError::new(
@@ -310,11 +309,11 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         .get("dim")
         .ok_or_else(|| refuse("dim", "the board size is missing (e.g. `dim:11`)"))?;
     let size: u8 = match dim.parse::<u8>() {
-        Ok(n @ (7 | 9 | 11 | 13)) => n,
+        Ok(n @ (7 | 9 | 11 | 13 | 15 | 17 | 19)) => n,
         _ => {
             return Err(refuse(
                 "dim",
-                format!("branan does not play a board of size {dim:?} (only 7, 9, 11 or 13)"),
+                format!("branan does not play a board of size {dim:?} (odd sizes 7 to 19)"),
             ));
         }
     };
@@ -736,7 +735,8 @@ mod tests {
             ("", ""),
             ("dim:7", "start"),
             (start, "dim"),
-            ("dim:15 start:/15/", "dim"),
+            ("dim:21 start:/21/", "dim"),
+            ("dim:12 start:/12/", "dim"),
             ("dim:13 start:/13/", "start"),
             ("dim:8 start:/8/", "dim"),
             (&format!("dim:7 foo:y {start}"), "foo"),

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use super::direction::Direction;
 use super::rule_terms::Escape;
 use super::square::Square;
-use super::word::{Wide, Word};
+use super::word::{Huge, Wide, Word};
 
 /// `Rays[dir][sq]`: the squares from bit `sq` (exclusive) to the board's edge in
 /// direction `dir` (0 north, 1 east, 2 south, 3 west). North and east rays run
@@ -177,6 +177,13 @@ static WIDE_TABLES: LazyLock<SizeTables<Wide>> = LazyLock::new(|| SizeTables::ne
 /// The 7x7 board's tables in its `u64` word, built once.
 static SMALL_TABLES: LazyLock<SizeTables<u64>> = LazyLock::new(|| SizeTables::new(7));
 
+/// The tables of the odd sizes 15 to 19, built once each when first needed.
+static HUGE_TABLES: [LazyLock<SizeTables<Huge>>; 3] = [
+    LazyLock::new(|| SizeTables::new(15)),
+    LazyLock::new(|| SizeTables::new(17)),
+    LazyLock::new(|| SizeTables::new(19)),
+];
+
 pub(crate) fn tables_small(size: u8, escape: Escape) -> Tables<u64> {
     assert_eq!(size, 7, "the 64-bit word holds the 7x7 board");
     SMALL_TABLES.tables(escape)
@@ -189,6 +196,14 @@ pub(crate) fn tables_u128(size: u8, escape: Escape) -> Tables<u128> {
 pub(crate) fn tables_wide(size: u8, escape: Escape) -> Tables<Wide> {
     assert_eq!(size, 13, "the wide word holds the 13x13 board");
     WIDE_TABLES.tables(escape)
+}
+
+pub(crate) fn tables_huge(size: u8, escape: Escape) -> Tables<Huge> {
+    assert!(
+        matches!(size, 15 | 17 | 19),
+        "the huge word holds 15x15 to 19x19"
+    );
+    HUGE_TABLES[((size - 15) / 2) as usize].tables(escape)
 }
 
 /// The ray and step tables of one board size, held by each [`super::Variant`] so

@@ -16,8 +16,8 @@ use super::rule_terms::{
 use super::setup::Setup;
 use super::square::Square;
 
-/// The board sizes branan plays: odd, 7 to 13.
-pub const SIZES: std::ops::RangeInclusive<u8> = 7..=13;
+/// The board sizes branan plays: odd, 7 to 19.
+pub const SIZES: std::ops::RangeInclusive<u8> = 7..=19;
 /// The occurrences a repetition rule may end the game on.
 pub const REPETITION_OCCURRENCES: std::ops::RangeInclusive<u8> = 2..=5;
 /// The plies a no-capture limit may count: from one full move to a thousand plies.
@@ -35,7 +35,7 @@ pub const MAX_CUSTOM_VARIANTS: usize = 10_000;
 pub struct RuleSet {
     /// Cosmetic: not part of the canonical id, and not kept in the built variant.
     pub name: Option<String>,
-    /// The board's side length: odd, 7 to 13.
+    /// The board's side length: odd, 7 to 19.
     pub size: u8,
     /// The start, in branan's position notation (OpenTafl's rank-one-first rows are
     /// accepted too); the side to move and the counter may be given.
@@ -61,7 +61,7 @@ pub struct RuleSet {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleSetError {
     #[error(
-        "board_size: a {size}x{size} board is not a tafl board branan plays (odd sizes 7 to 13)"
+        "board_size: a {size}x{size} board is not a tafl board branan plays (odd sizes 7 to 19)"
     )]
     BadSize { size: u8 },
     #[error("start_position: {0}")]

@@ -217,7 +217,7 @@ mod tests {
         let cases: Vec<(RuleSet, &str)> = vec![
             (
                 RuleSet {
-                    size: 15,
+                    size: 21,
                     ..base.clone()
                 },
                 "board_size",

@@ -6,21 +6,19 @@ use std::fmt;
 /// `rank * STRIDE + file`, which is also their bit on the boards up to 11x11.
 pub const STRIDE: u8 = 11;
 
-/// The largest board branan knows (13x13).
-pub const MAX_SIZE: u8 = 13;
-
-/// The squares of a 13x13 board outside the 11x11 block: files `l` and `m` of
-/// ranks 1-11 (two per rank) from here, then ranks 12 and 13 (thirteen each).
-const EXTRA: u8 = 121;
-/// The first square of ranks 12 and 13.
-const TOP: u8 = EXTRA + 2 * 11;
+/// The largest board branan knows (19x19).
+pub const MAX_SIZE: u8 = 19;
 
 /// A square: file `a`.. from the left, rank `1`.. from the bottom (`a1` is bottom-left).
 ///
 /// A square's number is the same on every board size, so a square or a move
 /// prints, parses and compares alike whatever the board: the squares of the 11x11
-/// block are numbered as their bit on the boards up to 11x11, those only a 13x13
-/// board has come after them (each board's bit layout maps to and from these).
+/// block are numbered as their bit on the boards up to 11x11; around that block
+/// lie shells two squares wider, one per larger board (13x13, 15x15, 17x17,
+/// 19x19), numbered after it, so that the squares of an `n` x `n` board (`n` odd,
+/// 11 or more) are exactly the numbers below `n * n`. In a shell around a block of
+/// side `p` (numbers from `p * p`), the two new files of the block's ranks come
+/// first, two a rank, then the shell's two new ranks, `p + 2` squares each.
 ///
 /// ```
 /// use branan::rules::Square;
@@ -29,12 +27,22 @@ const TOP: u8 = EXTRA + 2 * 11;
 /// assert_eq!(sq.to_string(), "e7");
 /// let m13 = Square::parse_up_to("m13", 13).unwrap();
 /// assert_eq!((m13.file(), m13.rank()), (12, 12));
+/// let s19 = Square::parse_on("s19", 19).unwrap();
+/// assert_eq!((s19.file(), s19.rank(), s19.index()), (18, 18, 360));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct Square(u16);
 
-/// How many square numbers there are (a 13x13 board's).
-pub(crate) const SQUARES: usize = 169;
+/// How many square numbers there are (a 19x19 board's).
+pub(crate) const SQUARES: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+
+/// The side of the block whose shell holds a square with `file` and `rank` (11
+/// or more): the largest odd side at most `max(file, rank)`, from 11.
+#[inline]
+const fn inner_side(file: u8, rank: u8) -> u8 {
+    let far = if file > rank { file } else { rank };
+    STRIDE + (far - STRIDE) / 2 * 2
+}
 
 impl Square {
     /// The square on `file` and `rank`, both 0-based and below [`MAX_SIZE`].
@@ -42,48 +50,60 @@ impl Square {
     pub const fn new(file: u8, rank: u8) -> Square {
         debug_assert!(file < MAX_SIZE && rank < MAX_SIZE);
         if file < STRIDE && rank < STRIDE {
-            Square(rank * STRIDE + file)
-        } else if rank < STRIDE {
-            Square(EXTRA + rank * 2 + (file - STRIDE))
+            return Square(rank as u16 * STRIDE as u16 + file as u16);
+        }
+        let p = inner_side(file, rank) as u16;
+        let (file, rank) = (file as u16, rank as u16);
+        if rank < p {
+            Square(p * p + rank * 2 + (file - p))
         } else {
-            Square(TOP + (rank - STRIDE) * MAX_SIZE + file)
+            Square(p * p + 2 * p + (rank - p) * (p + 2) + file)
         }
     }
 
     #[inline]
-    pub(crate) const fn from_index(index: u8) -> Square {
+    pub(crate) const fn from_index(index: u16) -> Square {
         Square(index)
     }
 
-    /// The square's number (below 169; below 121 for the squares of boards up to
-    /// 11x11).
+    /// The square's number (below 361; below `n * n` for the squares of an `n`
+    /// x `n` board, 121 for the boards up to 11x11).
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The square's file and rank, 0-based.
+    #[inline]
+    const fn coordinates(self) -> (u8, u8) {
+        let n = self.0;
+        let s = STRIDE as u16;
+        if n < s * s {
+            return ((n % s) as u8, (n / s) as u8);
+        }
+        let mut p = s;
+        while n >= (p + 2) * (p + 2) {
+            p += 2;
+        }
+        let k = n - p * p;
+        if k < 2 * p {
+            ((p + k % 2) as u8, (k / 2) as u8)
+        } else {
+            let k = k - 2 * p;
+            ((k % (p + 2)) as u8, (p + k / (p + 2)) as u8)
+        }
+    }
+
     /// 0-based file (`a` = 0).
     #[inline]
     pub const fn file(self) -> u8 {
-        if self.0 < EXTRA {
-            self.0 % STRIDE
-        } else if self.0 < TOP {
-            STRIDE + (self.0 - EXTRA) % 2
-        } else {
-            (self.0 - TOP) % MAX_SIZE
-        }
+        self.coordinates().0
     }
 
     /// 0-based rank (`1` = 0).
     #[inline]
     pub const fn rank(self) -> u8 {
-        if self.0 < EXTRA {
-            self.0 / STRIDE
-        } else if self.0 < TOP {
-            (self.0 - EXTRA) / 2
-        } else {
-            STRIDE + (self.0 - TOP) / MAX_SIZE
-        }
+        self.coordinates().1
     }
 
     /// Whether the square lies on a `size` x `size` board.
@@ -115,13 +135,13 @@ pub struct SquareError {
 }
 
 impl Square {
-    /// Reads a square name of a board of up to `max` x `max` squares (`max` 11
-    /// or 13: the names of the boards up to 11x11 stop at `k11`).
+    /// Reads a square name of a board of up to `max` x `max` squares (the names
+    /// of the boards up to 11x11 stop at `k11`: `max` is taken as 11 at least).
     pub fn parse_up_to(s: &str, max: u8) -> Result<Square, SquareError> {
-        Square::parse_on(s, if max > STRIDE { MAX_SIZE } else { STRIDE })
+        Square::parse_on(s, max.max(STRIDE))
     }
 
-    /// Reads the name of a square of a `size` x `size` board (`size` at most 13).
+    /// Reads the name of a square of a `size` x `size` board (`size` at most 19).
     ///
     /// ```
     /// use branan::rules::Square;
@@ -249,7 +269,10 @@ mod tests {
         for rank in 0..MAX_SIZE {
             for file in 0..MAX_SIZE {
                 let sq = Square::new(file, rank);
-                assert_eq!(Square::parse_up_to(&sq.to_string(), 13), Ok(sq));
+                assert_eq!(Square::parse_on(&sq.to_string(), MAX_SIZE), Ok(sq));
+                if file < 13 && rank < 13 {
+                    assert_eq!(Square::parse_up_to(&sq.to_string(), 13), Ok(sq));
+                }
                 if file < 11 && rank < 11 {
                     assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
                 }
@@ -257,8 +280,14 @@ mod tests {
         }
         assert_eq!("k11".parse::<Square>(), Ok(Square::new(10, 10)));
         assert_eq!(Square::parse_up_to("m13", 13), Ok(Square::new(12, 12)));
-        // Every square of a 13x13 board has its own number, below SQUARES; those of
-        // an 11x11 board keep `rank * 11 + file`.
+        assert_eq!(Square::parse_on("s19", 19), Ok(Square::new(18, 18)));
+    }
+
+    #[test]
+    fn an_n_by_n_board_has_the_numbers_below_n_squared() {
+        // Every square has its own number; those of an 11x11 board keep `rank * 11
+        // + file`, and each odd board from 11x11 up has exactly the numbers below
+        // its side squared, so a table of `n * n` entries serves it.
         let mut seen = [false; SQUARES];
         for rank in 0..MAX_SIZE {
             for file in 0..MAX_SIZE {
@@ -267,9 +296,20 @@ mod tests {
                 seen[sq.index()] = true;
                 assert_eq!((sq.file(), sq.rank()), (file, rank));
                 if file < 11 && rank < 11 {
-                    assert_eq!(sq.index(), (rank * 11 + file) as usize);
+                    assert_eq!(sq.index(), (rank as usize * 11 + file as usize));
                 }
             }
+        }
+        for n in (11..=MAX_SIZE).step_by(2) {
+            let mut numbers: Vec<usize> = (0..n)
+                .flat_map(|rank| (0..n).map(move |file| Square::new(file, rank).index()))
+                .collect();
+            numbers.sort_unstable();
+            assert_eq!(
+                numbers,
+                (0..n as usize * n as usize).collect::<Vec<_>>(),
+                "{n}"
+            );
         }
     }
 
@@ -283,5 +323,8 @@ mod tests {
         }
         let e = Square::parse_up_to("n1", 13).unwrap_err();
         assert!(e.to_string().contains("a-m and a rank 1-13"), "{e}");
+        for bad in ["t1", "a20", "s0", "a190"] {
+            assert!(Square::parse_on(bad, 19).is_err(), "{bad} parsed");
+        }
     }
 }

@@ -383,7 +383,7 @@ mod tests {
                 }
             }
             let targets = pos.capture_squares(pos.side_to_move());
-            let mut list = MoveList::new();
+            let mut list = MoveList::<W>::new();
             pos.generate_moves_to(Targets::same(targets), |m, _| list.push(m));
             for &m in list.iter() {
                 assert!(moves.contains(m), "{pos:?} {m}");
@@ -397,7 +397,7 @@ mod tests {
             for sq in pos.occupied().filter(|sq| sq.index() % 2 == 0) {
                 pieces.insert(sq);
             }
-            let mut some = MoveList::new();
+            let mut some = MoveList::<W>::new();
             pos.generate_moves_for(pieces, Targets::same(!targets), |m| some.push(m));
             let want: Vec<Move> = moves
                 .iter()

@@ -4,7 +4,8 @@
 //!
 //! The keys are indexed by square number, whatever the word a board is held in:
 //! every board up to 11x11 draws from one stream (so a piece on a square has the
-//! same key on all of them), the 13x13 board from a stream of its own.
+//! same key on all of them), the 13x13 board from a stream of its own, and the
+//! boards from 15x15 to 19x19 from a third.
 
 use super::square::{Piece, SQUARES, STRIDE, Square};
 use super::word::Word;
@@ -35,16 +36,25 @@ const fn piece_keys<const N: usize>(seed: u64) -> [[u64; N]; 3] {
     keys
 }
 
-/// A table of keys by square number, one entry for every value of a square's
-/// byte, so that a lookup needs no bounds check (the squares past a board's have
-/// no key).
-type Keys = [[u64; 256]; 3];
+/// A table of keys by square number, with room for every number below
+/// [`SLOTS`], so that a lookup masked to it needs no bounds check (the squares
+/// past a board's have no key).
+type Keys = [[u64; SLOTS]; 3];
+
+/// A power of two above every square number.
+const SLOTS: usize = 512;
+
+/// Where a square's key lies in a [`Keys`] table.
+#[inline(always)]
+const fn slot(sq: Square) -> usize {
+    sq.index() & (SLOTS - 1)
+}
 
 /// The keys of the boards up to 11x11, by square number (below 121; the stream
 /// is drawn 128 keys a piece).
 static NARROW_KEYS: Keys = {
     const DRAWN: [[u64; 128]; 3] = piece_keys(0x6272_616E_616E); // "branan"
-    let mut keys = [[0u64; 256]; 3];
+    let mut keys = [[0u64; SLOTS]; 3];
     let mut p = 0;
     while p < 3 {
         let mut i = 0;
@@ -62,13 +72,31 @@ static NARROW_KEYS: Keys = {
 /// stay what they always were.
 static WIDE_KEYS: Keys = {
     const DRAWN: [[u64; 192]; 3] = piece_keys(0x7769_6465); // "wide"
-    let mut keys = [[0u64; 256]; 3];
+    let mut keys = [[0u64; SLOTS]; 3];
+    let mut p = 0;
+    while p < 3 {
+        let mut i = 0;
+        while i < 13 * 13 {
+            let sq = Square::from_index(i as u16);
+            keys[p][i] = DRAWN[p][sq.rank() as usize * 13 + sq.file() as usize];
+            i += 1;
+        }
+        p += 1;
+    }
+    keys
+};
+
+/// The keys of the boards from 15x15 to 19x19 by square number, drawn as the
+/// 13x13 board's are, in the order of a 19x19 board's ranks (`rank * 19 + file`).
+static HUGE_KEYS: Keys = {
+    const DRAWN: [[u64; 384]; 3] = piece_keys(0x6875_6765); // "huge"
+    let mut keys = [[0u64; SLOTS]; 3];
     let mut p = 0;
     while p < 3 {
         let mut i = 0;
         while i < SQUARES {
-            let sq = Square::from_index(i as u8);
-            keys[p][i] = DRAWN[p][sq.rank() as usize * 13 + sq.file() as usize];
+            let sq = Square::from_index(i as u16);
+            keys[p][i] = DRAWN[p][sq.rank() as usize * 19 + sq.file() as usize];
             i += 1;
         }
         p += 1;
@@ -82,16 +110,18 @@ pub const DEFENDERS_TO_MOVE: u64 = splitmix64(0x7369_6465).1;
 /// The key of `piece` standing on `sq` on the boards up to 11x11.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    NARROW_KEYS[piece.index()][sq.index()]
+    NARROW_KEYS[piece.index()][slot(sq)]
 }
 
 /// The key of `piece` standing on `sq` on a board held in word `W`.
 #[inline(always)]
 pub(crate) fn key_of<W: Word>(piece: Piece, sq: Square) -> u64 {
-    if W::MAX_SIZE > STRIDE {
-        WIDE_KEYS[piece.index()][sq.index()]
+    if W::MAX_SIZE > 13 {
+        HUGE_KEYS[piece.index()][slot(sq)]
+    } else if W::MAX_SIZE > STRIDE {
+        WIDE_KEYS[piece.index()][slot(sq)]
     } else {
-        NARROW_KEYS[piece.index()][sq.index()]
+        NARROW_KEYS[piece.index()][slot(sq)]
     }
 }
 
@@ -102,12 +132,14 @@ mod tests {
     #[test]
     fn keys_are_distinct() {
         // The keys of real squares: 128 a piece drawn for the narrow boards, one a
-        // square of the 13x13 board.
+        // square of the 13x13 board, one a square of the 19x19 board.
         let narrow = NARROW_KEYS.iter().flat_map(|k| &k[..128]);
-        let wide = WIDE_KEYS.iter().flat_map(|k| &k[..SQUARES]);
+        let wide = WIDE_KEYS.iter().flat_map(|k| &k[..13 * 13]);
+        let huge = HUGE_KEYS.iter().flat_map(|k| &k[..SQUARES]);
         for keys in [
             narrow.copied().collect::<Vec<u64>>(),
             wide.copied().collect(),
+            huge.copied().collect(),
         ] {
             let mut all = keys;
             all.push(DEFENDERS_TO_MOVE);

@@ -55,7 +55,7 @@ pub(super) struct Team {
 pub(super) fn deepen<W: Word>(
     tt: &Tt,
     heur: &mut Heuristics,
-    frames: &mut [Frame],
+    frames: &mut [Frame<W>],
     game: &Game<W>,
     limits: &Limits,
     multipv: usize,

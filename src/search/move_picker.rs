@@ -10,7 +10,9 @@
 //! order, which saves a full sort at every node that reaches them.
 
 use super::params::MAX_PLY;
-use crate::rules::{BitBoard, Lines, MAX_MOVES, Move, Position, Side, Square, Targets, Word};
+use crate::rules::{
+    BitBoard, Lines, MAX_MOVES, Move, MoveList, Position, Side, Square, Targets, Word,
+};
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 pub(crate) const CAPTURE: i32 = 1 << 29;
@@ -19,10 +21,36 @@ pub(crate) const TACTICAL: i32 = 1 << 28;
 pub(crate) const KILLER: i32 = 1 << 27;
 const HISTORY_MAX: i32 = 1 << 24;
 
+/// 0 for the attackers, 1 for the defenders.
+#[inline(always)]
+fn side_base(side: Side) -> usize {
+    match side {
+        Side::Attackers => 0,
+        Side::Defenders => 1,
+    }
+}
+
 /// Killers (two quiet moves per ply that cut off) and the history table.
 pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
+    /// One entry per side, from-square and to-square, among the square numbers
+    /// of the board's word ([`Word::SQUARE_NUMBERS`]), so that a small board's
+    /// table stays small: [`history_slots`] a side.
     history: Vec<i32>,
+    /// How many square numbers the history has room for.
+    squares: usize,
+}
+
+/// How many entries of the history a side has on `W`'s boards: a power of two,
+/// so that an index masked to it needs no bounds check.
+const fn history_slots<W: Word>() -> usize {
+    (W::SQUARE_NUMBERS * W::SQUARE_NUMBERS).next_power_of_two()
+}
+
+/// Where the history of `m` lies within its side's entries.
+#[inline(always)]
+fn history_slot<W: Word>(m: Move) -> usize {
+    (m.from.index() * W::SQUARE_NUMBERS + m.to.index()) & (history_slots::<W>() - 1)
 }
 
 /// The bit of `sq` on `W`'s board.
@@ -31,21 +59,36 @@ fn bit<W: Word>(sq: Square) -> W {
     W::bit(W::index(sq))
 }
 
-#[inline]
-fn history_index(side: Side, m: Move) -> usize {
-    let s = match side {
-        Side::Attackers => 0,
-        Side::Defenders => 1,
-    };
-    (s << 16) | m.code() as usize
-}
-
 impl Heuristics {
     pub(crate) fn new() -> Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
-            history: vec![0; 2 << 16],
+            history: Vec::new(),
+            squares: 0,
         }
+    }
+
+    /// Makes room for the moves of `W`'s boards (emptying the history when the
+    /// room changes).
+    pub(crate) fn fit<W: Word>(&mut self) {
+        if self.squares != W::SQUARE_NUMBERS {
+            self.squares = W::SQUARE_NUMBERS;
+            self.history = vec![0; 2 * history_slots::<W>()];
+        }
+    }
+
+    /// The history entries of `side` on `W`'s boards.
+    #[inline(always)]
+    fn history_of<W: Word>(&self, side: Side) -> &[i32] {
+        debug_assert_eq!(self.squares, W::SQUARE_NUMBERS);
+        let slots = history_slots::<W>();
+        &self.history[side_base(side) * slots..][..slots]
+    }
+
+    #[inline(always)]
+    fn history_mut<W: Word>(&mut self, side: Side, m: Move) -> &mut i32 {
+        debug_assert_eq!(self.squares, W::SQUARE_NUMBERS);
+        &mut self.history[side_base(side) * history_slots::<W>() + history_slot::<W>(m)]
     }
 
     pub(crate) fn clear(&mut self) {
@@ -54,13 +97,13 @@ impl Heuristics {
     }
 
     /// A quiet move cut off at `ply` with `depth` left.
-    pub(crate) fn reward(&mut self, side: Side, m: Move, ply: usize, depth: i32) {
+    pub(crate) fn reward<W: Word>(&mut self, side: Side, m: Move, ply: usize, depth: i32) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let h = &mut self.history[history_index(side, m)];
+        let h = self.history_mut::<W>(side, m);
         *h += depth * depth;
         if *h > HISTORY_MAX {
             for x in self.history.iter_mut() {
@@ -70,32 +113,43 @@ impl Heuristics {
     }
 
     /// A quiet move that was searched and did not cut off.
-    pub(crate) fn punish(&mut self, side: Side, m: Move, depth: i32) {
-        let h = &mut self.history[history_index(side, m)];
+    pub(crate) fn punish<W: Word>(&mut self, side: Side, m: Move, depth: i32) {
+        let h = self.history_mut::<W>(side, m);
         *h = (*h - depth).max(-HISTORY_MAX);
     }
 }
 
 /// A move with its ordering score, packed so that sorting the numbers in
 /// descending order sorts by score, then by generation order: the score in the high
-/// 32 bits, then `0xFFFF - index`, then the move ([`Move::code`], 16 bits).
+/// 31 bits (every ordering score lies below 2^30 in size), then `INDEX_MAX -
+/// index`, then the move ([`Move::code`], the low [`Move::CODE_BITS`] bits).
 pub(crate) type Scored = i64;
+
+/// Where the score begins in a [`Scored`].
+const SCORE_SHIFT: u32 = 33;
+
+/// The largest index a move may have in its list, in the bits a [`Scored`] has
+/// between the score and the move.
+const INDEX_MAX: i64 = (1 << (SCORE_SHIFT - Move::CODE_BITS)) - 1;
+const _: () = assert!(MAX_MOVES as i64 <= INDEX_MAX);
+const _: () = assert!(CAPTURE < 1 << (63 - SCORE_SHIFT));
 
 #[inline]
 fn pack(score: i32, index: usize, code: usize) -> Scored {
-    ((score as i64) << 32) | ((0xFFFF - index as i64) << 16) | code as i64
+    debug_assert!(index as i64 <= INDEX_MAX);
+    ((score as i64) << SCORE_SHIFT) | ((INDEX_MAX - index as i64) << Move::CODE_BITS) | code as i64
 }
 
 /// The move of a packed entry.
 #[inline]
 pub(crate) fn move_of(key: Scored) -> Move {
-    Move::from_code(key as u16)
+    Move::from_code(key as u32 & ((1 << Move::CODE_BITS) - 1))
 }
 
 /// The ordering score of a packed entry.
 #[inline]
 pub(crate) fn score_of(key: Scored) -> i32 {
-    (key >> 32) as i32
+    (key >> SCORE_SHIFT) as i32
 }
 
 /// A move's [`Move::code`], as in [`Scored`].
@@ -209,8 +263,8 @@ fn generate_good<W: Word>(pos: &Position<W>, plan: &Plan<W>, scored: &mut [Score
         } else {
             from.abs_diff(t)
         };
-        // Below 2^16 on every board: bits below 192, distances below 16.
-        let order = (from << 8) | (dir.index() << 6) | distance;
+        // Below 2^15 on every board: bits below 384, distances below 19.
+        let order = ((from << 2) | dir.index()) * W::MAX_SIZE as usize + distance;
         scored[n] = pack(plan.good_score(m.to), order, c);
         n += 1;
     });
@@ -237,7 +291,7 @@ fn generate_quiet<W: Word>(
     heur: &Heuristics,
     scored: &mut [Scored],
 ) -> usize {
-    let history = &heur.history[history_index(pos.side_to_move(), Move::NONE)..][..1 << 16];
+    let history = heur.history_of::<W>(pos.side_to_move());
     let targets = Targets {
         soldiers: BitBoard(!plan.good(false)),
         king: BitBoard(!plan.good(true)),
@@ -246,7 +300,7 @@ fn generate_quiet<W: Word>(
     pos.generate_moves_for(pos.pieces(pos.side_to_move()), targets, |m| {
         let c = code(m);
         if c != plan.tt && c != plan.killers[0] && c != plan.killers[1] {
-            scored[n] = pack(history[c], n, c);
+            scored[n] = pack(history[history_slot::<W>(m)], n, c);
             n += 1;
         }
     });
@@ -296,12 +350,7 @@ impl<W: Word> MovePicker<W> {
     /// Plans the node and generates its good moves (kept out of [`MovePicker::next`]
     /// so that handing out a move stays a few instructions).
     #[inline(never)]
-    fn begin_good(
-        &mut self,
-        pos: &Position<W>,
-        scored: &mut [Scored; MAX_MOVES],
-        heur: &Heuristics,
-    ) {
+    fn begin_good(&mut self, pos: &Position<W>, scored: &mut [Scored], heur: &Heuristics) {
         let plan = Plan::new(pos, self.tt, heur, self.ply, self.threat);
         self.end = generate_good(pos, &plan, scored);
         self.plan = plan;
@@ -311,12 +360,7 @@ impl<W: Word> MovePicker<W> {
 
     /// Generates the quiet moves and sorts the best of them.
     #[inline(never)]
-    fn begin_quiet(
-        &mut self,
-        pos: &Position<W>,
-        scored: &mut [Scored; MAX_MOVES],
-        heur: &Heuristics,
-    ) {
+    fn begin_quiet(&mut self, pos: &Position<W>, scored: &mut [Scored], heur: &Heuristics) {
         let n = generate_quiet(pos, &self.plan, heur, &mut scored[self.end..]);
         let quiet = &mut scored[self.end..self.end + n];
         if n > SORTED_QUIETS {
@@ -335,7 +379,7 @@ impl<W: Word> MovePicker<W> {
     pub(crate) fn next(
         &mut self,
         pos: &Position<W>,
-        scored: &mut [Scored; MAX_MOVES],
+        scored: &mut [Scored],
         heur: &Heuristics,
     ) -> Option<(Move, i32)> {
         loop {
@@ -383,7 +427,7 @@ pub(crate) fn ordered_moves<W: Word>(
     heur: &Heuristics,
     threat: Lines<W>,
 ) -> Vec<Move> {
-    let mut scored = [0; MAX_MOVES];
+    let mut scored = vec![0; MoveList::<W>::ROOM];
     let mut picker = MovePicker::new(tt.filter(|&m| pos.is_pseudo_legal(m)), 0, threat);
     let mut moves = Vec::new();
     while let Some((m, _)) = picker.next(pos, &mut scored, heur) {
@@ -419,6 +463,7 @@ mod tests {
             for _ in 0..20 {
                 let mut game = Game::new(Position::start(v));
                 let mut heur = Heuristics::new();
+                heur.fit::<W>();
                 for ply in 0..120 {
                     let pos = *game.position();
                     let moves = game.legal_moves();
@@ -428,7 +473,7 @@ mod tests {
                     // Some history and killers, some of them illegal here.
                     for _ in 0..8 {
                         let m = moves[(rand() % moves.len() as u64) as usize];
-                        heur.reward(pos.side_to_move(), m, 3, (rand() % 5) as i32);
+                        heur.reward::<W>(pos.side_to_move(), m, 3, (rand() % 5) as i32);
                     }
                     let tt = rand()
                         .is_multiple_of(3)
@@ -452,7 +497,7 @@ mod tests {
                             } else if code(m) == plan.killers[1] {
                                 KILLER
                             } else {
-                                heur.history[history_index(pos.side_to_move(), m)]
+                                heur.history_of::<W>(pos.side_to_move())[history_slot::<W>(m)]
                             };
                             (score, i, m)
                         })

@@ -8,6 +8,8 @@
 //! attackers eliminated, no legal move, repetition against the game's history, the
 //! no-capture limit).
 
+use std::any::Any;
+
 use super::clock::Clock;
 use super::eval::{Evaluator, draw_for, even_score, hand_even_score};
 use super::move_picker::{CAPTURE, Heuristics, KILLER, MovePicker, Scored, ordered_moves};
@@ -53,23 +55,43 @@ pub(crate) struct Search<'a, W: Word = u128> {
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     /// The move lists of each ply, kept between nodes so that no node clears one.
-    frames: &'a mut [Frame],
+    frames: &'a mut [Frame<W>],
 }
 
-/// The move lists of every ply, allocated once per engine (about 600 KiB).
-pub(crate) fn new_frames() -> Vec<Frame> {
-    (0..MAX_PLY)
-        .map(|_| Frame {
-            list: MoveList::new(),
-            scored: [0; crate::rules::MAX_MOVES],
-        })
-        .collect()
+/// The move lists of every ply, in the word of the board last searched: made
+/// when a search first needs them, and again when a search is on a board of
+/// another word (from about 200 KiB on 7x7 to 1.7 MiB on 19x19).
+#[derive(Default)]
+pub(crate) struct Frames(Option<Box<dyn Any + Send>>);
+
+impl Frames {
+    /// The move lists for a search on `W`'s boards.
+    pub(crate) fn of<W: Word>(&mut self) -> &mut [Frame<W>] {
+        if !self.0.as_ref().is_some_and(|f| f.is::<Vec<Frame<W>>>()) {
+            let frames: Vec<Frame<W>> = (0..MAX_PLY)
+                .map(|_| Frame {
+                    list: MoveList::new(),
+                    scored: vec![0; MoveList::<W>::ROOM].into_boxed_slice(),
+                })
+                .collect();
+            self.0 = Some(Box::new(frames));
+        }
+        match self
+            .0
+            .as_mut()
+            .and_then(|f| f.downcast_mut::<Vec<Frame<W>>>())
+        {
+            Some(frames) => frames,
+            None => &mut [],
+        }
+    }
 }
 
 /// The moves of one ply: as generated, then packed with their ordering scores.
-pub(crate) struct Frame {
-    list: MoveList,
-    scored: [Scored; crate::rules::MAX_MOVES],
+pub(crate) struct Frame<W: Word> {
+    list: MoveList<W>,
+    /// Room for every move of a position.
+    scored: Box<[Scored]>,
 }
 
 impl<'a, W: Word> Search<'a, W> {
@@ -79,7 +101,7 @@ impl<'a, W: Word> Search<'a, W> {
         clock: Clock<'a>,
         variant: &'static Variant<W>,
         keys: Vec<u64>,
-        frames: &'a mut [Frame],
+        frames: &'a mut [Frame<W>],
     ) -> Search<'a, W> {
         Search {
             tt,
@@ -404,9 +426,9 @@ impl<'a, W: Word> Search<'a, W> {
                     self.update_pv(ply, m);
                     if s >= beta {
                         if caps.is_empty() {
-                            self.heur.reward(side, m, ply, depth);
+                            self.heur.reward::<W>(side, m, ply, depth);
                             for q in quiets_tried.iter().take(n_quiets).flatten() {
-                                self.heur.punish(side, *q, depth);
+                                self.heur.punish::<W>(side, *q, depth);
                             }
                         }
                         break;
@@ -569,7 +591,7 @@ fn lmr_reduction(depth: i32, index: usize) -> i32 {
 
 /// Appends the king's moves (not captures, which are already listed) to a square
 /// from which a line to an escape square is open.
-fn king_threats<W: Word>(pos: &Position<W>, list: &mut MoveList) {
+fn king_threats<W: Word>(pos: &Position<W>, list: &mut MoveList<W>) {
     let Some(k) = pos.king() else { return };
     let v = pos.variant();
     let mut within = !pos.capture_squares(Side::Defenders);

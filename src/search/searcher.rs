@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::deepen::deepen;
 use super::level::{self, LevelRequest};
 use super::move_picker::Heuristics;
-use super::negamax::{self, Frame};
+use super::negamax::Frames;
 use super::params::{DEFAULT_TT_MB, SHORTEST_SEARCHED_WIN};
 use super::prove::{self, Checked};
 use super::smp::{self, HelperTables};
@@ -32,7 +32,7 @@ pub struct Searcher {
     /// k times larger (each thread brings its share), until the next search on one.
     tt_mb: usize,
     heur: Heuristics,
-    frames: Vec<Frame>,
+    frames: Frames,
     /// The tables of the helper threads, made when a search first needs them.
     helpers: Vec<HelperTables>,
 }
@@ -50,7 +50,7 @@ impl Searcher {
             tt: Tt::new(tt_mb),
             tt_mb,
             heur: Heuristics::new(),
-            frames: negamax::new_frames(),
+            frames: Frames::default(),
             helpers: Vec::new(),
         }
     }
@@ -150,6 +150,8 @@ impl Searcher {
             helpers,
             ..
         } = self;
+        heur.fit::<W>();
+        let frames = frames.of::<W>();
         let tt: &Tt = tt;
         let over = game.outcome().is_some();
         let root = (only.is_none() && !over).then(|| prove::solve_root(game, limits, stop));

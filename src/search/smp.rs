@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use super::clock::Clock;
 use super::deepen::{Team, decided, deepen, left_out, to_lines};
 use super::move_picker::Heuristics;
-use super::negamax::{self, Frame, RootResult, Search};
+use super::negamax::{Frame, Frames, RootResult, Search};
 use super::tt::Tt;
 use super::{Analysis, Iteration, Limits};
 use crate::rules::{Game, Move, Word};
@@ -18,7 +18,7 @@ use crate::rules::{Game, Move, Word};
 /// What a helper thread of a search owns: its ordering tables and move lists.
 pub(super) struct HelperTables {
     heur: Heuristics,
-    frames: Vec<Frame>,
+    frames: Frames,
 }
 
 /// What a helper thread found: its deepest completed iteration and its nodes.
@@ -34,7 +34,7 @@ struct Helped {
 pub(super) fn search_with_helpers<W: Word>(
     tt: &Tt,
     heur: &mut Heuristics,
-    frames: &mut [Frame],
+    frames: &mut [Frame<W>],
     helpers: &mut Vec<HelperTables>,
     game: &Game<W>,
     limits: &Limits,
@@ -47,7 +47,7 @@ pub(super) fn search_with_helpers<W: Word>(
     while helpers.len() < wanted - 1 {
         helpers.push(HelperTables {
             heur: Heuristics::new(),
-            frames: negamax::new_frames(),
+            frames: Frames::default(),
         });
     }
     let team = Team {
@@ -126,6 +126,7 @@ fn help<W: Word>(
     index: usize,
     team: &Team,
 ) -> Helped {
+    tables.heur.fit::<W>();
     tables.heur.clear();
     let pos = *game.position();
     let own = Limits {
@@ -139,7 +140,7 @@ fn help<W: Word>(
         Clock::new(&own, &team.done),
         pos.variant(),
         game.keys().to_vec(),
-        &mut tables.frames,
+        tables.frames.of::<W>(),
     );
     let ahead = (index % 2) as u32;
     let max_depth = limits.max_depth();

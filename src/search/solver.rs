@@ -437,7 +437,7 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         // First the moves the winner answers by winning at once; those that
         // meet the threat are walked after, the shallowest proofs first.
-        let mut deferred = MoveList::new();
+        let mut deferred = MoveList::<W>::new();
         let mut longest: Option<(usize, Move)> = None;
         for &m in list.iter() {
             let child = self.play(pos, m);

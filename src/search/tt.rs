@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::rules::Move;
 
-use super::params::MATE_BOUND;
+use super::params::{MATE, MATE_BOUND};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Bound {
@@ -29,22 +29,28 @@ struct Entry {
     data: AtomicU64,
 }
 
-/// What an entry holds, packed in one word: the score (bits 0-31), the move's code
-/// (32-47), the depth (48-55) and the meta byte (56-63: low two bits the bound, 0
-/// empty, the rest the generation).
+/// What an entry holds, packed in one word: the score (bits 0-29, signed: every
+/// score lies within a few million of zero), the move's code (30-47), the depth
+/// (48-55) and the meta byte (56-63: low two bits the bound, 0 empty, the rest
+/// the generation).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Data {
     score: i32,
-    mv: u16,
+    mv: u32,
     depth: i8,
     meta: u8,
 }
 
+/// How many bits the score takes.
+const SCORE_BITS: u32 = 30;
+const _: () = assert!(SCORE_BITS + Move::CODE_BITS == 48);
+const _: () = assert!(2 * MATE < 1 << (SCORE_BITS - 1));
+
 impl Data {
     #[inline(always)]
     fn pack(self) -> u64 {
-        u64::from(self.score as u32)
-            | u64::from(self.mv) << 32
+        u64::from(self.score as u32 & ((1 << SCORE_BITS) - 1))
+            | u64::from(self.mv) << SCORE_BITS
             | u64::from(self.depth as u8) << 48
             | u64::from(self.meta) << 56
     }
@@ -52,8 +58,8 @@ impl Data {
     #[inline(always)]
     fn unpack(w: u64) -> Data {
         Data {
-            score: w as u32 as i32,
-            mv: (w >> 32) as u16,
+            score: (w as u32 as i32) << (32 - SCORE_BITS) >> (32 - SCORE_BITS),
+            mv: (w >> SCORE_BITS) as u32 & ((1 << Move::CODE_BITS) - 1),
             depth: (w >> 48) as u8 as i8,
             meta: (w >> 56) as u8,
         }
@@ -211,8 +217,8 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
 
-    fn mv(from: u8, to: u8) -> Move {
-        Move::from_code(u16::from(from) | u16::from(to) << 8)
+    fn mv(from: u16, to: u16) -> Move {
+        Move::from_code(u32::from(from) | u32::from(to) << 9)
     }
 
     #[test]
@@ -220,18 +226,18 @@ mod tests {
         for d in [
             Data {
                 score: -123_456,
-                mv: 0xBEEF,
+                mv: 0x2_BEEF,
                 depth: -1,
                 meta: 0xFF,
             },
             Data {
-                score: i32::MAX,
-                mv: 0,
+                score: (1 << (SCORE_BITS - 1)) - 1,
+                mv: (1 << Move::CODE_BITS) - 1,
                 depth: 127,
                 meta: 5,
             },
             Data {
-                score: i32::MIN,
+                score: -(1 << (SCORE_BITS - 1)),
                 mv: 1,
                 depth: 0,
                 meta: 0,
@@ -317,7 +323,7 @@ mod tests {
         let stride = (tt.mask + 1) as u64;
         let keys: Vec<u64> = (1..=8).map(|k| 17 + k * stride).collect();
         let score = |k: u64| (k / stride) as i32 * 1000;
-        let mv_of = |k: u64| mv((k / stride) as u8, (k / stride) as u8 + 20);
+        let mv_of = |k: u64| mv((k / stride) as u16, (k / stride) as u16 + 20);
         std::thread::scope(|s| {
             for (t, &k) in keys.iter().enumerate() {
                 let tt = &tt;

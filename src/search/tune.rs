@@ -51,6 +51,7 @@ impl AnyEvaluator {
             (AnyEvaluator::Small(e), AnyPosition::Small(p)) => sample(e, p, result),
             (AnyEvaluator::Narrow(e), AnyPosition::Narrow(p)) => sample(e, p, result),
             (AnyEvaluator::Wide(e), AnyPosition::Wide(p)) => sample(e, p, result),
+            (AnyEvaluator::Huge(e), AnyPosition::Huge(p)) => sample(e, p, result),
             _ => None,
         }
     }
@@ -71,6 +72,7 @@ impl AnyEvaluator {
             (AnyEvaluator::Small(e), AnyPosition::Small(p)) => score(e, p),
             (AnyEvaluator::Narrow(e), AnyPosition::Narrow(p)) => score(e, p),
             (AnyEvaluator::Wide(e), AnyPosition::Wide(p)) => score(e, p),
+            (AnyEvaluator::Huge(e), AnyPosition::Huge(p)) => score(e, p),
             _ => None,
         }
     }

@@ -48,7 +48,10 @@ fn game_of(variant: &str, position: Option<&str>, moves: &[&str]) -> AnyGame {
 
 fn assert_legal_answer(game: &AnyGame, answer: &Value) {
     let best = answer["best_move"].as_str().expect("best_move");
-    assert!(game.legal_moves().contains(best.parse().unwrap()), "{best}");
+    assert!(
+        game.legal_moves().contains(&best.parse().unwrap()),
+        "{best}"
+    );
     let pv = answer["pv"].as_array().expect("pv");
     assert_eq!(pv[0].as_str(), Some(best));
     let mut g = game.clone();

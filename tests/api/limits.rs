@@ -511,7 +511,7 @@ fn level_and_seed_edges() {
     let mut game = v.start_position().game();
     game.play("d7-f7".parse().unwrap()).unwrap();
     let mv = first["best_move"].as_str().unwrap().parse().unwrap();
-    assert!(game.legal_moves().contains(mv), "{first}");
+    assert!(game.legal_moves().contains(&mv), "{first}");
     // The seed is part of the cached answer's key: different seeds draw different
     // moves.
     let moves: std::collections::HashSet<String> = (0..12)

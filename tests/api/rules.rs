@@ -248,8 +248,8 @@ fn malformed_rule_sets_get_located_client_problems() {
             None,
         ),
         (
-            "15x15",
-            with("board_size", json!(15)),
+            "21x21",
+            with("board_size", json!(21)),
             422,
             "rules.board_size",
             None,
@@ -427,8 +427,8 @@ fn malformed_rule_sets_get_located_client_problems() {
             Some("linc"),
         ),
         (
-            "15x15 string",
-            json!({"rules": "dim:15 start:/7t7/15/15/15/15/15/15/7K7/15/15/15/15/15/15/15/"}),
+            "21x21 string",
+            json!({"rules": "dim:21 start:/10t10/21/21/21/21/21/21/21/21/21/10K10/21/21/21/21/21/21/21/21/21/21/"}),
             422,
             "rules",
             Some("dim"),

@@ -366,7 +366,7 @@ fn a_stream_may_search_on_two_threads() {
         .game();
     game.play("d1-d3".parse().expect("move")).expect("legal");
     assert!(
-        game.legal_moves().contains(best.parse().expect("move")),
+        game.legal_moves().contains(&best.parse().expect("move")),
         "{best}"
     );
     wait_until_idle(&server);

@@ -100,7 +100,7 @@ pub struct Moves {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fort {
     /// `squares[rank]` has bit `file` set on a fortress square.
-    pub squares: [u16; 13],
+    pub squares: [u32; 19],
     pub hostile: [bool; 3],
     pub pass: [bool; 3],
     pub stop: [bool; 3],
@@ -108,7 +108,7 @@ pub struct Fort {
 }
 
 pub const NO_FORT: Fort = Fort {
-    squares: [0; 13],
+    squares: [0; 19],
     hostile: [false; 3],
     pass: [true; 3],
     stop: [true; 3],

@@ -164,6 +164,7 @@ fn agree_along_a_game_in_any(
         AnyVariant::Small(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
         AnyVariant::Narrow(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
         AnyVariant::Wide(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
+        AnyVariant::Huge(v) => agree_along_a_game_in(v, start, seed, plies, shuffle),
     }
 }
 
@@ -714,7 +715,15 @@ fn random_moves() -> impl Strategy<Value = Option<RandomMoves>> {
 fn random_rules() -> impl Strategy<Value = RandomRules> {
     (
         (
-            prop_oneof![Just(7u8), Just(9u8), Just(11u8), Just(13u8)],
+            prop_oneof![
+                Just(7u8),
+                Just(9u8),
+                Just(11u8),
+                Just(13u8),
+                Just(15u8),
+                Just(17u8),
+                Just(19u8)
+            ],
             any::<bool>(),
             0u8..5,
             any::<bool>(),
@@ -727,7 +736,7 @@ fn random_rules() -> impl Strategy<Value = RandomRules> {
         (
             any::<[bool; 4]>(),
             5u8..=60,
-            proptest::collection::vec(any::<u8>(), 169),
+            proptest::collection::vec(any::<u8>(), 19 * 19),
             any::<u8>(),
             any::<bool>(),
         ),
@@ -1153,6 +1162,7 @@ proptest! {
             AnyVariant::Small(v) => every_move_agrees(v, pos)?,
             AnyVariant::Narrow(v) => every_move_agrees(v, pos)?,
             AnyVariant::Wide(v) => every_move_agrees(v, pos)?,
+            AnyVariant::Huge(v) => every_move_agrees(v, pos)?,
         }
     }
 }

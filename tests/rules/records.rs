@@ -262,7 +262,7 @@ fn custom_rules_and_starts_round_trip() {
         .expect("defenders to move");
     let (_, moves) = {
         let mut game = start.game();
-        let m = game.legal_moves().iter().next().copied().expect("a move");
+        let m = game.legal_moves().first().copied().expect("a move");
         game.play(m).expect("legal");
         (game, vec![m])
     };

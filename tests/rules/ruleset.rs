@@ -66,7 +66,7 @@ fn opentafl_builtin_variants() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 20);
+    assert_eq!(checked, 22);
     // The relaxed-shieldwall Copenhagen plays: its perft to depth 3 is the
     // preset's, 806,344 (no shieldwall can form that early).
     let relaxed = data
@@ -166,7 +166,7 @@ fn every_rule_is_refused_naming_its_field() {
     let cases: Vec<(RuleSet, &str, Option<&str>)> = vec![
         (
             RuleSet {
-                size: 15,
+                size: 21,
                 ..base.clone()
             },
             "board_size",
@@ -579,7 +579,7 @@ fn every_key_of_the_specification_is_played_or_refused_as_not_played() {
     let lists: &[&str] = &["", "tcnkmgTCNKMG", "tTK", "K", "t", "T", "gG"];
     let values = |key: &str| -> Vec<&str> {
         match key {
-            "dim" => vec!["7", "15"],
+            "dim" => vec!["7", "21"],
             "esc" => vec!["c", "e"],
             "surf" | "atkf" | "swf" | "efe" | "linc" => yes_no.to_vec(),
             "tfr" => vec!["i", "d", "w", "l"],

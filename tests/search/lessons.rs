@@ -34,7 +34,7 @@ fn every_lesson_is_a_live_position_with_the_move_played_and_a_better_one() {
                 .unwrap_or_else(|e| panic!("line {}: {key}: {e}", n + 1))
                 .mv;
             assert!(
-                legal.contains(mv),
+                legal.contains(&mv),
                 "line {}: {key} {mv} is not legal",
                 n + 1
             );

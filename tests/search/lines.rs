@@ -48,7 +48,7 @@ fn assert_legal(game: &AnyGame, a: &Analysis) {
         return;
     }
     let best = a.best_move.expect("a best move while the game goes on");
-    assert!(game.legal_moves().contains(best));
+    assert!(game.legal_moves().contains(&best));
     assert_eq!(a.pv.first(), Some(&best));
     assert_eq!(a.lines[0].mv, best);
     for line in &a.lines {
@@ -140,7 +140,7 @@ fn the_stop_flag_ends_an_unlimited_search() {
     let a = analyze(&game, &Limits::default(), 1, &stop);
     raiser.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert!(game.legal_moves().contains(a.best_move.unwrap()));
+    assert!(game.legal_moves().contains(&a.best_move.unwrap()));
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn a_time_limit_is_used_to_the_deadline() {
     let game = v.start_position().game();
     let a = analyze(&game, &Limits::time_ms(200), 1, &AtomicBool::new(false));
     assert!(a.elapsed >= Duration::from_millis(200), "{:?}", a.elapsed);
-    assert!(game.legal_moves().contains(a.best_move.unwrap()));
+    assert!(game.legal_moves().contains(&a.best_move.unwrap()));
 }
 
 #[test]
@@ -260,7 +260,7 @@ fn a_search_over_given_root_moves_scores_only_those() {
     // No legal move among those given: every move is searched.
     let illegal: branan::rules::Move = "a1-a2".parse().unwrap();
     let any = engine.analyze_moves(&game, &Limits::depth(2), &[illegal], &stop);
-    assert!(game.legal_moves().contains(any.best_move.unwrap()));
+    assert!(game.legal_moves().contains(&any.best_move.unwrap()));
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn search(game: &AnyGame, depth: u32) -> Analysis {
 /// The best move and every line are legal from the game's position.
 fn assert_legal(game: &AnyGame, a: &Analysis) {
     let best = a.best_move.expect("a best move");
-    assert!(game.legal_moves().contains(best), "{best} is not legal");
+    assert!(game.legal_moves().contains(&best), "{best} is not legal");
     assert_eq!(a.pv.first(), Some(&best));
     for line in &a.lines {
         let mut g = game.clone();
@@ -212,7 +212,7 @@ fn the_king_escapes_on_a_13x13_board() {
             g.play(m).expect("a legal line");
         }
     }
-    assert!(game.legal_moves().contains(a.best_move.unwrap()));
+    assert!(game.legal_moves().contains(&a.best_move.unwrap()));
 }
 
 /// The 7x7 presets are held and searched in the 64-bit word of their board:
