@@ -12,6 +12,7 @@ mod reference;
 
 mod each_rule;
 mod fuzz_regressions;
+mod opentafl_games;
 mod perft;
 mod properties;
 mod records;

@@ -248,3 +248,18 @@ fn linnaean_capture_counts_as_in_opentafl() {
         assert_eq!(perfts(&opentafl_game(&rules), 3), counts, "linc:{linc}");
     }
 }
+
+/// The 19x19 board: Alea Evangelii's start (OpenTafl's external rules file) with
+/// the four corners as the king's goal, counted by OpenTafl's rules engine
+/// (`scripts/opentafl-perft.sh OPENTAFL_SRC 3 RULES`). The 15x15 Tablut's counts
+/// are in tests/data/opentafl-variants.txt.
+#[test]
+fn a_19x19_board_counts_as_in_opentafl() {
+    let rules = "dim:19 esc:c atkf:y cens: cenp:tcnkTCNK cenh: cenhe:tcnkTCNK tfr:w \
+        start:/2t2t7t2t2/19/t4t7t4t/7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/\
+        4T2T1T1T2T4/3t2T1TKT1T2t3/4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/\
+        7t1t1t7/t4t7t4t/19/2t2t7t2t2/";
+    let game = opentafl_game(rules);
+    assert_eq!(game.variant().size(), 19);
+    assert_eq!(perfts(&game, 3), [588, 108_964, 63_982_532]);
+}

@@ -24,13 +24,22 @@ fn same(a: AnyVariant, b: AnyVariant) -> bool {
 fn opentafl_builtin_variants() {
     let data = include_str!("../data/opentafl-variants.txt");
     let mut checked = 0;
+    let mut with_perft = 0;
     for line in data
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
     {
-        let (expect, text) = line
-            .split_once('\t')
-            .expect("expectation, tab, rules string");
+        let mut fields = line.split('\t');
+        let (Some(expect), Some(text)) = (fields.next(), fields.next()) else {
+            panic!("expectation, tab, rules string: {line}");
+        };
+        // OpenTafl's own perft from the start, where the line gives it.
+        if let Some(counts) = fields.next() {
+            let counts: Vec<u64> = counts.split(',').map(|c| c.parse().unwrap()).collect();
+            let v = opentafl::parse(text).unwrap().build().unwrap();
+            assert_eq!(perfts(v, counts.len() as u32), counts, "{text}");
+            with_perft += 1;
+        }
         let parsed = opentafl::parse(text);
         let (kind, arg) = expect.split_once(':').unwrap_or((expect, ""));
         match kind {
@@ -66,14 +75,13 @@ fn opentafl_builtin_variants() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 22);
+    assert_eq!((checked, with_perft), (24, 20));
     // The relaxed-shieldwall Copenhagen plays: its perft to depth 3 is the
     // preset's, 806,344 (no shieldwall can form that early).
     let relaxed = data
         .lines()
         .find(|l| l.contains("relaxed_shieldwall"))
-        .and_then(|l| l.split_once('\t'))
-        .map(|(_, text)| text)
+        .and_then(|l| l.split('\t').nth(1))
         .unwrap();
     let v = opentafl::parse(relaxed).unwrap().build().unwrap();
     assert!(!v.rule_set().features.shieldwall_flanking && v.rule_set().features.shieldwall);
