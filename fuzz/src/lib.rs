@@ -513,8 +513,10 @@ fn check_game<W: Word>(game: &Game<W>) {
 }
 
 /// The JSON fields a rule-set error may name (`""` for none: the registry is full).
-const RULE_FIELDS: [&str; 15] = [
+const RULE_FIELDS: [&str; 17] = [
     "board_size",
+    "corner_block",
+    "shieldwall",
     "speed_limits.attackers",
     "speed_limits.defenders",
     "speed_limits.king",
@@ -664,6 +666,8 @@ pub fn check_rule_set(data: &[u8]) {
                 empty_throne_hostile: hostility(0),
                 occupied_throne_hostile: hostility(3),
                 corners_hostile: hostility(6),
+                // Any byte: the checks refuse all but 1 and 2.
+                corner_block: limit_lo % 4,
             }
         },
         movement: movement_of(moves, size),

@@ -149,6 +149,14 @@ fn yes() -> bool {
     true
 }
 
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
+}
+
 /// The longest move of each piece, in squares (`null`: any distance; a limit of
 /// the board's side less one or more is no limit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -341,6 +349,13 @@ pub struct VariantDto {
     /// Defaults to the classic value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corners_hostile: Option<HostilityDto>,
+    /// The side of the block of corner squares in each corner, where the king
+    /// escapes to the corners: 1, the corner squares themselves, or 2, a 2x2
+    /// block (Alea Evangelii's sixteen corner squares), each square of it a corner
+    /// (the king's goal, restricted and hostile). Defaults to 1.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schema(minimum = 1, maximum = 2, default = 1)]
+    pub corner_block: u8,
     /// Squares only the king may stop on (the throne, and the corners in corner
     /// presets). Derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -446,6 +461,7 @@ impl From<AnyVariant> for VariantDto {
             empty_throne_hostile: Some(rules.squares.empty_throne_hostile.into()),
             occupied_throne_hostile: Some(rules.squares.occupied_throne_hostile.into()),
             corners_hostile: Some(rules.squares.corners_hostile.into()),
+            corner_block: rules.squares.corner_block,
             restricted_squares: derived.restricted_squares,
             hostile_squares: derived.hostile_squares,
             king_capture: match rules.king_capture {
@@ -578,6 +594,7 @@ impl VariantDto {
                     corners_hostile: self
                         .corners_hostile
                         .map_or(classic.corners_hostile, Into::into),
+                    corner_block: self.corner_block,
                 }
             },
             movement: {

@@ -23,14 +23,31 @@ impl OwnedVariant {
     /// is chosen.
     pub(crate) fn build(rules: &RuleSet, naming: Naming) -> OwnedVariant {
         let (size, escape) = (rules.size, rules.escape);
+        let block = rules.played_movement_and_squares().1.corner_block;
         if size <= u64::MAX_SIZE {
-            OwnedVariant::Small(Variant::build(rules, naming, tables_small(size, escape)))
+            OwnedVariant::Small(Variant::build(
+                rules,
+                naming,
+                tables_small(size, escape, block),
+            ))
         } else if size <= u128::MAX_SIZE {
-            OwnedVariant::Narrow(Variant::build(rules, naming, tables_u128(size, escape)))
+            OwnedVariant::Narrow(Variant::build(
+                rules,
+                naming,
+                tables_u128(size, escape, block),
+            ))
         } else if size <= Wide::MAX_SIZE {
-            OwnedVariant::Wide(Variant::build(rules, naming, tables_wide(size, escape)))
+            OwnedVariant::Wide(Variant::build(
+                rules,
+                naming,
+                tables_wide(size, escape, block),
+            ))
         } else {
-            OwnedVariant::Huge(Variant::build(rules, naming, tables_huge(size, escape)))
+            OwnedVariant::Huge(Variant::build(
+                rules,
+                naming,
+                tables_huge(size, escape, block),
+            ))
         }
     }
 

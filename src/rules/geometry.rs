@@ -79,6 +79,21 @@ impl<W: Word> Geometry<W> {
         }
     }
 
+    /// The squares of the `block` x `block` blocks in the four corners (the four
+    /// corners alone for 1).
+    pub fn corner_blocks(size: u8, block: u8) -> BitBoard<W> {
+        let mut b = BitBoard::EMPTY;
+        for i in 0..block {
+            for j in 0..block {
+                for (f, r) in [(i, j), (size - 1 - i, j), (i, size - 1 - j)] {
+                    b.insert(Square::new(f, r));
+                }
+                b.insert(Square::new(size - 1 - i, size - 1 - j));
+            }
+        }
+        b
+    }
+
     /// The next square from `sq` in direction `dir` (0 N, 1 E, 2 S, 3 W).
     #[inline]
     pub fn step(&self, sq: Square, dir: Direction) -> Option<Square> {

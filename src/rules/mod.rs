@@ -173,7 +173,7 @@ pub use rule_set::{
 };
 pub use rule_set_build::custom_variants;
 pub use rule_terms::{
-    Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
+    CORNER_BLOCKS, Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares,
 };
 pub use square::{MAX_SIZE, Piece, Side, Square, SquareError};

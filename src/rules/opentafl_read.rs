@@ -460,21 +460,29 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
             ));
         }
     };
-    let last = size - 1;
-    let corners = [
-        Square::new(0, 0),
-        Square::new(last, 0),
-        Square::new(0, last),
-        Square::new(last, last),
-    ];
+    // The corners: the four corner squares, or a 2x2 block in each corner.
+    let block_of = |list: &[Square]| {
+        [1, 2].into_iter().find(|&block| {
+            let squares = crate::rules::SquareSet::board(size)
+                .into_iter()
+                .filter(|sq| {
+                    let near = |c: u8| c < block || c >= size - block;
+                    near(sq.file()) && near(sq.rank())
+                })
+                .collect::<Vec<_>>();
+            list.len() == squares.len() && squares.iter().all(|c| list.contains(c))
+        })
+    };
+    let mut corner_block = 1;
     match (escape, e.squares("cor", size)?) {
         (Escape::Corners, None) => {}
-        (Escape::Corners, Some(list))
-            if list.len() == 4 && corners.iter().all(|c| list.contains(c)) => {}
+        (Escape::Corners, Some(list)) if block_of(&list).is_some() => {
+            corner_block = block_of(&list).unwrap_or(1);
+        }
         (Escape::Corners, Some(_)) => {
             return Err(refuse(
                 "cor",
-                "branan does not play other corner squares: with corner escape the corners are the four corners",
+                "branan does not play other corner squares: with corner escape the corners are the four corners, or a 2x2 block in each corner",
             ));
         }
         (Escape::Edges, Some(list)) if list.is_empty() => {}
@@ -612,6 +620,7 @@ fn from_entries(e: &Entries<'_>) -> Result<RuleSet, RulesStringError> {
         empty_throne_hostile: cenhe.hostility(),
         occupied_throne_hostile: cenh.hostility(),
         corners_hostile: corh.hostility(),
+        corner_block,
     };
 
     // `start` is OpenTafl's record (rank 1 first); `starti` the inverted one,

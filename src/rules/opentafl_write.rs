@@ -1,6 +1,8 @@
 //! OpenTafl's rules strings, written: a rule set as the string OpenTafl reads,
 //! where OpenTafl can express it (docs/rules.md, "OpenTafl rules strings").
 
+use super::bitboard::SquareSet;
+use super::geometry::Geometry;
 use super::movement_rules::{Fortress, SpeedLimits};
 use super::rule_set::RuleSet;
 use super::rule_terms::{
@@ -127,6 +129,13 @@ pub fn to_string(rules: &RuleSet) -> Option<String> {
         }
     }
     if rules.escape == Escape::Corners {
+        if squares.corner_block > 1 {
+            s.push_str(" cor:");
+            let corners: SquareSet = Geometry::corner_blocks(rules.size, squares.corner_block);
+            for sq in corners {
+                s.push_str(&format!("{sq},"));
+            }
+        }
         if squares.corners_hostile != Hostility::ALL {
             s.push_str(" corh:");
             s.push_str(&letters(squares.corners_hostile));

@@ -3,9 +3,11 @@
 //! one- and two-step neighbours captures look at; the rays that end on an escape
 //! square; and [`Tables`], which each preset holds for its board.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
+use super::bitboard::BitBoard;
 use super::direction::Direction;
+use super::geometry::Geometry;
 use super::rule_terms::Escape;
 use super::square::Square;
 use super::word::{Huge, Wide, Word};
@@ -93,13 +95,9 @@ pub(crate) fn never_open<W: Word>() -> W {
 /// others [`never_open`].
 // The corner packing rewrites each square's four rays in place, by index.
 #[allow(clippy::needless_range_loop)]
-fn escape_rays_of<W: Word>(size: u8, corners_only: bool) -> Rays<W> {
+fn escape_rays_of<W: Word>(size: u8, corners_only: bool, block: u8) -> Rays<W> {
     let all = build_rays::<W>(size);
-    let last = size - 1;
-    let mut corners = W::ZERO;
-    for (f, k) in [(0, 0), (last, 0), (0, last), (last, last)] {
-        corners |= W::bit(W::index(Square::new(f, k)));
-    }
+    let corners = Geometry::<W>::corner_blocks(size, block).0;
     let mut r = [W::table(never_open::<W>()); 4];
     for dir in 0..4 {
         for sq in 0..=W::TOP as usize {
@@ -118,7 +116,16 @@ fn escape_rays_of<W: Word>(size: u8, corners_only: bool) -> Rays<W> {
     }
     if corners_only {
         // No square has more than two rays to a corner (those along its edge):
-        // pack them into the first two slots, so that two tests will do.
+        // pack them into the first two slots, so that two tests will do. In a
+        // block of corner squares a square may have three; but the king there
+        // has escaped already.
+        if block > 1 {
+            for sq in BitBoard(corners) {
+                for ray in r.iter_mut() {
+                    ray[W::index(sq) as usize] = never_open::<W>();
+                }
+            }
+        }
         for sq in 0..=W::TOP as usize {
             let mut packed = [never_open::<W>(); 4];
             let mut n = 0;
@@ -142,7 +149,11 @@ pub(crate) struct SizeTables<W: Word> {
     rays: Rays<W>,
     steps: Steps<W>,
     corner_rays: Rays<W>,
+    /// The rays to 2x2 blocks of corner squares, built when a rule set first
+    /// needs them.
+    corner_block_rays: OnceLock<Rays<W>>,
     edge_rays: Rays<W>,
+    size: u8,
 }
 
 impl<W: Word> SizeTables<W> {
@@ -150,16 +161,23 @@ impl<W: Word> SizeTables<W> {
         SizeTables {
             rays: build_rays::<W>(size),
             steps: build_steps::<W>(size),
-            corner_rays: escape_rays_of::<W>(size, true),
-            edge_rays: escape_rays_of::<W>(size, false),
+            corner_rays: escape_rays_of::<W>(size, true, 1),
+            corner_block_rays: OnceLock::new(),
+            edge_rays: escape_rays_of::<W>(size, false, 1),
+            size,
         }
     }
 
-    fn tables(&'static self, escape: Escape) -> Tables<W> {
+    /// The tables of a board whose king escapes to `escape`, in corner blocks of
+    /// side `block` (1 or 2) under corner escape.
+    fn tables(&'static self, escape: Escape, block: u8) -> Tables<W> {
         Tables {
             rays: &self.rays,
             steps: &self.steps,
             escape: match escape {
+                Escape::Corners if block > 1 => self
+                    .corner_block_rays
+                    .get_or_init(|| escape_rays_of::<W>(self.size, true, 2)),
                 Escape::Corners => &self.corner_rays,
                 Escape::Edges => &self.edge_rays,
             },
@@ -184,26 +202,26 @@ static HUGE_TABLES: [LazyLock<SizeTables<Huge>>; 3] = [
     LazyLock::new(|| SizeTables::new(19)),
 ];
 
-pub(crate) fn tables_small(size: u8, escape: Escape) -> Tables<u64> {
+pub(crate) fn tables_small(size: u8, escape: Escape, block: u8) -> Tables<u64> {
     assert_eq!(size, 7, "the 64-bit word holds the 7x7 board");
-    SMALL_TABLES.tables(escape)
+    SMALL_TABLES.tables(escape, block)
 }
 
-pub(crate) fn tables_u128(size: u8, escape: Escape) -> Tables<u128> {
-    U128_TABLES[((size - 5) / 2) as usize].tables(escape)
+pub(crate) fn tables_u128(size: u8, escape: Escape, block: u8) -> Tables<u128> {
+    U128_TABLES[((size - 5) / 2) as usize].tables(escape, block)
 }
 
-pub(crate) fn tables_wide(size: u8, escape: Escape) -> Tables<Wide> {
+pub(crate) fn tables_wide(size: u8, escape: Escape, block: u8) -> Tables<Wide> {
     assert_eq!(size, 13, "the wide word holds the 13x13 board");
-    WIDE_TABLES.tables(escape)
+    WIDE_TABLES.tables(escape, block)
 }
 
-pub(crate) fn tables_huge(size: u8, escape: Escape) -> Tables<Huge> {
+pub(crate) fn tables_huge(size: u8, escape: Escape, block: u8) -> Tables<Huge> {
     assert!(
         matches!(size, 15 | 17 | 19),
         "the huge word holds 15x15 to 19x19"
     );
-    HUGE_TABLES[((size - 15) / 2) as usize].tables(escape)
+    HUGE_TABLES[((size - 15) / 2) as usize].tables(escape, block)
 }
 
 /// The ray and step tables of one board size, held by each [`super::Variant`] so
@@ -284,7 +302,7 @@ mod tests {
 
     #[test]
     fn rays_end_at_the_edge() {
-        let r = tables_u128(7, Escape::Corners).rays;
+        let r = tables_u128(7, Escape::Corners, 1).rays;
         let d4 = Square::new(3, 3).index();
         for dir_rays in r {
             assert_eq!(dir_rays[d4].count_ones(), 3);
@@ -317,6 +335,9 @@ mod tests {
         assert!(same(&v.tables.steps.one, &own.steps.one), "{}", v.id);
         assert!(same(&v.tables.steps.two, &own.steps.two), "{}", v.id);
         let escape = match v.escape {
+            Escape::Corners if v.geometry.corners.len() > 4 => {
+                &escape_rays_of::<W>(v.size(), true, 2)
+            }
             Escape::Corners => &own.corner_rays,
             Escape::Edges => &own.edge_rays,
         };

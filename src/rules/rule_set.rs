@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use super::error::ParseError;
 use super::movement_rules::{Fortress, Movement};
 use super::rule_terms::{
-    Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
+    CORNER_BLOCKS, Escape, Features, Hostility, KingArms, KingCapture, NoMovesOutcome, Repetition,
     RepetitionOutcome, SpecialSquares,
 };
 use super::setup::Setup;
@@ -91,6 +91,14 @@ pub enum RuleSetError {
     #[error("no_capture_limit: {found} is not supported (2 to 1000 plies, or null for no limit)")]
     NoCaptureLimit { found: u16 },
     #[error(
+        "corner_block: {found} is not supported (1, the corner squares, or 2, a 2x2 block of corner squares in each corner)"
+    )]
+    CornerBlock { found: u8 },
+    #[error(
+        "{field}: not played with 2x2 corner blocks (branan plays shieldwalls and edge forts with single corner squares)"
+    )]
+    CornerBlockWith { field: &'static str },
+    #[error(
         "edge_forts: an edge fort needs corner escape (where the king escapes to any edge, reaching the edge already wins)"
     )]
     EdgeFortsNeedCorners,
@@ -135,6 +143,8 @@ impl RuleSetError {
             | RuleSetError::StartOver { .. } => "start_position",
             RuleSetError::Occurrence { .. } => "repetition.occurrence",
             RuleSetError::NoCaptureLimit { .. } => "no_capture_limit",
+            RuleSetError::CornerBlock { .. } => "corner_block",
+            RuleSetError::CornerBlockWith { field } => field,
             RuleSetError::EdgeFortsNeedCorners => "edge_forts",
             RuleSetError::KingArmsUnarmed { .. } => "king_armed_as",
             RuleSetError::ShieldwallOption { field } => field,
@@ -223,7 +233,11 @@ impl RuleSet {
         // classic ones, so that the rules ids of the rule sets that were written
         // before these switches existed stay as they were.
         let (movement, squares) = self.played_movement_and_squares();
-        if squares != SpecialSquares::classic(self.king_capture, f.king_anvil()) {
+        let classic = SpecialSquares {
+            corner_block: squares.corner_block,
+            ..SpecialSquares::classic(self.king_capture, f.king_anvil())
+        };
+        if squares != classic {
             let h = |h: Hostility| format!("{}{}{}", b(h.attackers), b(h.defenders), b(h.king));
             let _ = write!(
                 s,
@@ -247,6 +261,9 @@ impl RuleSet {
         }
         if self.plays_linnaean_capture() {
             s.push_str(";linnaean_capture=1");
+        }
+        if squares.corner_block != 1 {
+            let _ = write!(s, ";corner_block={}", squares.corner_block);
         }
         write_movement(&mut s, &movement);
         s
@@ -283,6 +300,21 @@ impl RuleSet {
         }
         if self.features.edge_forts && self.escape == Escape::Edges {
             return Err(RuleSetError::EdgeFortsNeedCorners);
+        }
+        if !CORNER_BLOCKS.contains(&self.squares.corner_block) {
+            return Err(RuleSetError::CornerBlock {
+                found: self.squares.corner_block,
+            });
+        }
+        if self.escape == Escape::Corners && self.squares.corner_block > 1 {
+            for (on, field) in [
+                (self.features.shieldwall, "shieldwall"),
+                (self.features.edge_forts, "edge_forts"),
+            ] {
+                if on {
+                    return Err(RuleSetError::CornerBlockWith { field });
+                }
+            }
         }
         let f = self.features;
         if !f.king_armed && f.king_arms != KingArms::HammerAndAnvil {

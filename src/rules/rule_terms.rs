@@ -183,7 +183,15 @@ pub struct SpecialSquares {
     pub occupied_throne_hostile: Hostility,
     /// Whom an empty corner is hostile to, where the corners are the king's goal.
     pub corners_hostile: Hostility,
+    /// The side of the block of corner squares in each corner: 1, the corner
+    /// squares themselves, or 2, the 2x2 block (Alea Evangelii's sixteen corner
+    /// squares). Every square of a block is a corner: the king's goal, restricted
+    /// and hostile alike.
+    pub corner_block: u8,
 }
+
+/// The sides a block of corner squares may have ([`SpecialSquares::corner_block`]).
+pub const CORNER_BLOCKS: std::ops::RangeInclusive<u8> = 1..=2;
 
 impl SpecialSquares {
     /// The presets' throne and corners for a king capture rule and a king who is
@@ -205,6 +213,7 @@ impl SpecialSquares {
                 king: false,
             },
             corners_hostile: Hostility::ALL,
+            corner_block: 1,
         }
     }
 
@@ -244,7 +253,10 @@ impl SpecialSquares {
             s.occupied_throne_hostile.attackers = true;
         }
         match escape {
-            Escape::Edges => s.corners_hostile = classic.corners_hostile,
+            Escape::Edges => {
+                s.corners_hostile = classic.corners_hostile;
+                s.corner_block = classic.corner_block;
+            }
             Escape::Corners => {
                 if matches!(king_capture, KingCapture::FourSides) {
                     s.corners_hostile.king = true;

@@ -133,8 +133,9 @@ impl<W: Word> Variant<W> {
             features,
             ..
         } = *rules;
-        let geometry = Geometry::<W>::new(size);
         let (movement, squares) = rules.played_movement_and_squares();
+        let mut geometry = Geometry::<W>::new(size);
+        geometry.corners = Geometry::corner_blocks(size, squares.corner_block);
         let throne = if squares.throne {
             BitBoard::from_square(geometry.throne)
         } else {

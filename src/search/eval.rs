@@ -191,7 +191,16 @@ impl<W: Word> Evaluator<W> {
         }
         let g = &v.geometry;
         let mut corner_slides = [(0, Direction::North, W::ZERO); 8];
-        for (i, c) in g.corners.enumerate() {
+        // The board's four corner squares (of a block of corner squares, the
+        // outermost).
+        let board_corners = g.corners.filter(|&c| {
+            Direction::ALL
+                .into_iter()
+                .filter(|&d| g.step(c, d).is_some())
+                .count()
+                == 2
+        });
+        for (i, c) in board_corners.enumerate() {
             let mut n = 0;
             for dir in Direction::ALL {
                 if g.step(c, dir).is_some() {

@@ -10,9 +10,7 @@
 //! order, which saves a full sort at every node that reaches them.
 
 use super::params::MAX_PLY;
-use crate::rules::{
-    BitBoard, Lines, MAX_MOVES, Move, MoveList, Position, Side, Square, Targets, Word,
-};
+use crate::rules::{BitBoard, Lines, MAX_MOVES, Move, Position, Side, Square, Targets, Word};
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 pub(crate) const CAPTURE: i32 = 1 << 29;
@@ -420,17 +418,18 @@ impl<W: Word> MovePicker<W> {
     }
 }
 
-/// Every move of `pos`, best first (for the root, which searches them all).
+/// Every move of `pos`, best first (for the root, which searches them all), with
+/// `scored` as the picker's room (a frame's).
 pub(crate) fn ordered_moves<W: Word>(
     pos: &Position<W>,
     tt: Option<Move>,
     heur: &Heuristics,
     threat: Lines<W>,
+    scored: &mut [Scored],
 ) -> Vec<Move> {
-    let mut scored = vec![0; MoveList::<W>::ROOM];
     let mut picker = MovePicker::new(tt.filter(|&m| pos.is_pseudo_legal(m)), 0, threat);
     let mut moves = Vec::new();
-    while let Some((m, _)) = picker.next(pos, &mut scored, heur) {
+    while let Some((m, _)) = picker.next(pos, scored, heur) {
         moves.push(m);
     }
     moves
@@ -439,7 +438,7 @@ pub(crate) fn ordered_moves<W: Word>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{AnyVariant, Game, Variant, with_word};
+    use crate::rules::{AnyVariant, Game, MoveList, Variant, with_word};
 
     /// The staged order is that of one sort of every legal move by (score,
     /// generation order), with the scores of the ordering rules written out
@@ -479,7 +478,8 @@ mod tests {
                         .is_multiple_of(3)
                         .then(|| moves[(rand() % moves.len() as u64) as usize]);
                     let threat = pos.king_lines();
-                    let got = ordered_moves(&pos, tt, &heur, threat);
+                    let mut scored = vec![0; MoveList::<W>::ROOM];
+                    let got = ordered_moves(&pos, tt, &heur, threat, &mut scored);
 
                     let plan = Plan::new(&pos, tt, &heur, 0, threat);
                     let king = pos.king();

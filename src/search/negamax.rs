@@ -214,7 +214,14 @@ impl<'a, W: Word> Search<'a, W> {
         } else {
             Lines::default()
         };
-        let moves = ordered_moves(pos, prev_best, self.heur, threat);
+        // The root's frame is free until its moves are searched.
+        let moves = ordered_moves(
+            pos,
+            prev_best,
+            self.heur,
+            threat,
+            &mut self.frames[0].scored,
+        );
         let mut alpha = -INF;
         let beta = INF;
         let mut best: Option<RootResult> = None;

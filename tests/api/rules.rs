@@ -188,6 +188,60 @@ fn a_custom_rule_set_plays_its_own_rules_as_the_cli_does() {
     server.stop();
 }
 
+/// Alea Evangelii (19x19, OpenTafl's string): its king escapes to a 2x2 block of
+/// corner squares in each corner, which a rule object says as `corner_block`.
+#[test]
+fn alea_evangelii_plays_on_19x19_with_its_corner_blocks() {
+    let server = start();
+    let alea = "dim:19 name:Alea_Evangelii esc:c atkf:y cor:a1,a2,b1,b2,a18,b18,a19,b19,\
+        r1,r2,s1,s2,r18,r19,s18,s19, cens: cenp:tcnkTCNK cenh: cenhe:tcnkTCNK tfr:w \
+        start:/2t2t7t2t2/19/t4t7t4t/7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/\
+        4T2T1T1T2T4/3t2T1TKT1T2t3/4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/\
+        7t1t1t7/t4t7t4t/19/2t2t7t2t2/";
+    let (status, start) = post(&server, "/v1/moves", &json!({"rules": alea}));
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(start["size"], 19);
+    // OpenTafl's own count of the first moves.
+    assert_eq!(start["moves"].as_array().map(Vec::len), Some(580));
+    // A rule object says it as `corner_block`: on 7x7, b2 is then a corner.
+    let mut object = brandubh_edge();
+    object["escape"] = json!("corners");
+    object["corner_block"] = json!(2);
+    let on_b3 = json!({"rules": object, "position": "7/7/7/6t/1K5/7/7 d 0", "move": "b3-b2"});
+    let (status, played) = post(&server, "/v1/play", &on_b3);
+    assert_eq!(status, 200, "{played}");
+    assert_eq!(played["status"]["reason"], "king_escaped", "{played}");
+    object["shieldwall"] = json!(true);
+    let (status, refused) = post(&server, "/v1/moves", &json!({"rules": object}));
+    assert_eq!(
+        (status, &refused["field"]),
+        (422, &json!("rules.shieldwall")),
+        "{refused}"
+    );
+    // The king on b5 reaches b2, a square of the corner block: he has escaped.
+    let mut rows = vec!["19".to_owned(); 19];
+    rows[19 - 5] = "1K17".to_owned();
+    rows[19 - 10] = "18t".to_owned();
+    let position = format!("{} d 0", rows.join("/"));
+    let (status, played) = post(
+        &server,
+        "/v1/play",
+        &json!({"rules": alea, "position": position, "move": "b5-b2"}),
+    );
+    assert_eq!(status, 200, "{played}");
+    assert_eq!(played["status"]["reason"], "king_escaped", "{played}");
+    let (status, analysis) = post(
+        &server,
+        "/v1/analyze",
+        &json!({"rules": alea, "position": position, "depth": 2}),
+    );
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["score"]["win"], 1, "{analysis}");
+    let (status, _) = get(&server, "/v1/board.svg", &[("rules", alea)]);
+    assert_eq!(status, 200);
+    server.stop();
+}
+
 #[test]
 fn the_cache_is_shared_between_spellings_of_the_same_rules() {
     let server = start();
@@ -418,6 +472,20 @@ fn malformed_rule_sets_get_located_client_problems() {
             422,
             "rules",
             Some("ber"),
+        ),
+        (
+            "a corner block of 3",
+            with("corner_block", json!(3)),
+            422,
+            "rules.corner_block",
+            None,
+        ),
+        (
+            "corner squares OpenTafl lists that are no corner block",
+            json!({"rules": "dim:7 cor:a1,b2,g1,a7,g7, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"}),
+            422,
+            "rules",
+            Some("cor"),
         ),
         (
             "Linnaean capture without a throne, as a string",

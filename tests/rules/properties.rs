@@ -921,6 +921,7 @@ impl RandomRules {
                 empty_throne_hostile: self.hostility_of(0),
                 occupied_throne_hostile: self.hostility_of(3),
                 corners_hostile: self.hostility_of(6),
+                corner_block: 1,
             },
             movement: self.movement(),
         }

@@ -75,7 +75,7 @@ fn opentafl_builtin_variants() {
         }
         checked += 1;
     }
-    assert_eq!((checked, with_perft), (24, 20));
+    assert_eq!((checked, with_perft), (24, 21));
     // The relaxed-shieldwall Copenhagen plays: its perft to depth 3 is the
     // preset's, 806,344 (no shieldwall can form that early).
     let relaxed = data
@@ -602,7 +602,13 @@ fn every_key_of_the_specification_is_played_or_refused_as_not_played() {
                 "1,1,1,1,1,1,1,1,1,2",
                 "1,1,1,1,1,1,1,1,1,2,1,1",
             ],
-            "cor" => vec!["default", "", "a1,g1,a7,g7,", "a1,b1,"],
+            "cor" => vec![
+                "default",
+                "",
+                "a1,g1,a7,g7,",
+                "a1,b1,",
+                "a1,a2,b1,b2,f1,g1,f2,g2,a6,a7,b6,b7,f6,f7,g6,g7,",
+            ],
             "cen" => vec!["default", "", "d4,", "a2,"],
             "afor" => vec!["", "b6,"],
             "dfor" => vec!["", "b2,"],
