@@ -243,7 +243,7 @@ impl AnyVariant {
 
 any_word_enum! {
     /// A position on any board: a `u64` word on 7x7, `u128` up to 11x11,
-    /// [`Wide`] on 13x13.
+    /// [`Wide`] on 13x13, [`Huge`] from 15x15 to 19x19.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum AnyPosition of Position
 }
@@ -322,7 +322,7 @@ impl AnyPosition {
 
 any_word_enum! {
     /// A game on any board: a `u64` word on 7x7, `u128` up to 11x11, [`Wide`]
-    /// on 13x13.
+    /// on 13x13, [`Huge`] from 15x15 to 19x19.
     ///
     /// ```
     /// use branan::rules::{AnyVariant, Reason};

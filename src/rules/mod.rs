@@ -24,7 +24,7 @@
 //! 2. `direction.rs`: the four directions, and the one between two squares.
 //! 3. `word.rs`: the storage word of a board: its bit operations, where each square's
 //!    bit lies, and the macros that run code per word.
-//! 4. `bitboard.rs`: sets of squares in a word (`BitBoard`), and in the 13x13 board's
+//! 4. `bitboard.rs`: sets of squares in a word (`BitBoard`), and in the 19x19 board's
 //!    word for any board (`SquareSet`).
 //! 5. `zobrist.rs`: the Zobrist keys of pieces on squares.
 //! 6. `rule_terms.rs`: the terms rules are stated in (escape, king capture, repetition,

@@ -3,8 +3,9 @@
 //! narrowest word that holds it. The 7x7 board uses a `u64` (bit `rank * 7 +
 //! file`, bits 0-48); the 9x9 and 11x11 boards a `u128` (bit `rank * 11 + file`,
 //! a square's own number); a 13x13 board uses a 192-bit [`Wide`] word (bit `rank *
-//! 13 + file`). Which word a board is held in is chosen once, where its rule set
-//! is built.
+//! 13 + file`); the boards from 15x15 to 19x19 a 384-bit [`Huge`] word (bit
+//! `rank * 19 + file`). Which word a board is held in is chosen once, where its
+//! rule set is built.
 //!
 //! Everything generic over a word is monomorphised: a preset's position, move
 //! generation and search compile to the same code as with a plain integer.
