@@ -53,7 +53,7 @@ fn samples(record: &serde_json::Value) -> Option<(AnyVariant, Vec<Sample>)> {
             };
             out.push(Sample { cp, mover, result });
         }
-        game.play(m.as_str()?.parse().ok()?).ok()?;
+        game.play(variant.parse_move(m.as_str()?).ok()?.mv).ok()?;
     }
     Some((variant, out))
 }

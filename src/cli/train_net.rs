@@ -142,7 +142,7 @@ impl Reader {
                     self.train.push(sample);
                 }
             }
-            game.play(m.as_str()?.parse().ok()?).ok()?;
+            game.play(variant.parse_move(m.as_str()?).ok()?.mv).ok()?;
         }
         Some(())
     }

@@ -50,7 +50,7 @@ fn samples(
         if i >= opening {
             out.extend(eval.sample(&game.position(), result));
         }
-        game.play(m.as_str()?.parse().ok()?).ok()?;
+        game.play(variant.parse_move(m.as_str()?).ok()?.mv).ok()?;
     }
     Some((name, w, out))
 }

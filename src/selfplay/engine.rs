@@ -139,7 +139,10 @@ fn ask_binary(
     let best = answer["best_move"]
         .as_str()
         .ok_or_else(|| format!("the engine answered no move: {answer}"))?;
-    best.parse()
+    start
+        .variant()
+        .parse_move(best)
+        .map(|t| t.mv)
         .map_err(|e| format!("the engine answered `{best}`: {e}"))
 }
 
@@ -191,8 +194,10 @@ impl<'a> Seat<'a> {
                 return Err(e);
             }
         };
-        let m = text
-            .parse()
+        let m = start
+            .variant()
+            .parse_move(&text)
+            .map(|t| t.mv)
             .map_err(|e| format!("the engine answered `{text}`, not a move: {e}"))?;
         Ok((m, None))
     }
