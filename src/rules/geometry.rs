@@ -15,6 +15,9 @@ pub struct Geometry<W: Word = u128> {
     pub throne: Square,
     pub corners: BitBoard<W>,
     pub edges: BitBoard<W>,
+    /// The squares on a line with a corner square: the edges, and with 2x2
+    /// blocks of corner squares the second files and ranks as well.
+    pub corner_lines: BitBoard<W>,
     /// Squares next to the throne.
     pub beside_throne: BitBoard<W>,
     /// Board minus file `a`: where a shift east may land.
@@ -72,6 +75,7 @@ impl<W: Word> Geometry<W> {
             throne,
             corners,
             edges,
+            corner_lines: edges,
             beside_throne,
             not_first_file: board.without(BitBoard::file(size, 0)),
             not_last_file: board.without(BitBoard::file(size, last)),
@@ -90,6 +94,20 @@ impl<W: Word> Geometry<W> {
                 }
                 b.insert(Square::new(size - 1 - i, size - 1 - j));
             }
+        }
+        b
+    }
+
+    /// [`Geometry::corner_lines`] with blocks of corner squares of side `block`:
+    /// the first `block` files and ranks from each edge.
+    pub fn corner_lines(size: u8, block: u8) -> BitBoard<W> {
+        let mut b = BitBoard::EMPTY;
+        for i in 0..block {
+            b = b
+                | BitBoard::file(size, i)
+                | BitBoard::file(size, size - 1 - i)
+                | BitBoard::rank(size, i)
+                | BitBoard::rank(size, size - 1 - i);
         }
         b
     }

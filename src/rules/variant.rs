@@ -136,6 +136,7 @@ impl<W: Word> Variant<W> {
         let (movement, squares) = rules.played_movement_and_squares();
         let mut geometry = Geometry::<W>::new(size);
         geometry.corners = Geometry::corner_blocks(size, squares.corner_block);
+        geometry.corner_lines = Geometry::corner_lines(size, squares.corner_block);
         let throne = if squares.throne {
             BitBoard::from_square(geometry.throne)
         } else {
