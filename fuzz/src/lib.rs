@@ -323,7 +323,11 @@ fn play_from<W: Word>(start: Position<W>, input: &mut Bytes<'_>) {
                     mv: m,
                     declared_captures: (!declared.is_empty()).then_some(declared),
                 };
-                assert_eq!(MoveText::parse(&written), Ok(read), "{written:?}");
+                assert_eq!(
+                    MoveText::parse_on(&written, before.variant().size()),
+                    Ok(read),
+                    "{written:?}"
+                );
                 match game.play_text(&text) {
                     Ok(c) => assert_eq!((c, op & 1), (actual, 0), "{before} {written}"),
                     Err(PlayError::CaptureMismatch {

@@ -14,7 +14,7 @@ use super::error::Problem;
 #[openapi(
     info(
         title = "branan",
-        description = "A stateless tafl analysis service: the legal moves of a position and what each captures, the result of a move, the best moves from a time-limited search (alone, streamed or in batches) and whole-game reviews. Seven presets (Brandubh 7x7, Tablut 9x9, Tawlbwrdd, Copenhagen and Fetlar 11x11, and other readings of Brandubh and Tablut), or any rule set of your own from 7x7 to 19x19 sent as `rules`: a rule object or an OpenTafl rules string.\n\nPositions are written `<rows> <side> [<plies since capture>]`, ranks from the top (`3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0`), `t` attacker, `T` defender, `K` king; moves `e7-e4`. Every error is an RFC 9457 problem document (`application/problem+json`) whose `field`, `index`, `column` and `square` locate the fault.",
+        description = "A stateless tafl analysis service: the legal moves of a position and what each captures, the result of a move, the best moves from a time-limited search (alone, streamed or in batches) and whole-game reviews. Nine presets (Brandubh 7x7, Tablut 9x9, Tawlbwrdd, Copenhagen and Fetlar 11x11, Tablut 15x15, Alea Evangelii 19x19, and other readings of Brandubh and Tablut), or any rule set of your own from 7x7 to 19x19 sent as `rules`: a rule object or an OpenTafl rules string.\n\nPositions are written `<rows> <side> [<plies since capture>]`, ranks from the top (`3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0`), `t` attacker, `T` defender, `K` king; moves `e7-e4`. Every error is an RFC 9457 problem document (`application/problem+json`) whose `field`, `index`, `column` and `square` locate the fault.",
         license(name = "MIT", identifier = "MIT"),
     ),
     tags(

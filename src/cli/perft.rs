@@ -13,7 +13,7 @@ use crate::rules::AnyVariant;
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Preset id: brandubh (the default), tablut, tawlbwrdd, brandubh-classic,
-    /// tablut-linnaeus, copenhagen, fetlar.
+    /// tablut-linnaeus, copenhagen, fetlar, tablut-15x15, alea-evangelii.
     #[arg(long, conflicts_with = "rules")]
     pub variant: Option<String>,
     /// A rule set instead of a preset: an OpenTafl rules string

@@ -24,7 +24,7 @@ struct Name {
     len: u8,
 }
 
-/// The names of the squares, by square number (every square of a 13x13 board).
+/// The names of the squares, by square number (every square of the largest board).
 static SQUARE_NAMES: LazyLock<Vec<Name>> = LazyLock::new(|| {
     let squares = usize::from(crate::rules::MAX_SIZE) * usize::from(crate::rules::MAX_SIZE);
     let mut names = vec![Name::default(); squares];

@@ -20,6 +20,8 @@ const BRANDUBH_START: &str = "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0";
 const TABLUT_START: &str = "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0";
 const HNEFATAFL_START: &str =
     "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0";
+const TABLUT_15_START: &str = "5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5 a 0";
+const ALEA_EVANGELII_START: &str = "2t2t7t2t2/19/t4t7t4t/7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/4T2T1T1T2T4/3t2T1TKT1T2t3/4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/7t1t1t7/t4t7t4t/19/2t2t7t2t2 a 0";
 const TAWLBWRDD_START: &str =
     "4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4 a 0";
 
@@ -271,11 +273,75 @@ fn table() -> [Preset; COUNT] {
                 bench: &[],
             },
         },
+        Preset {
+            id: "tablut-15x15",
+            name: "Tablut 15x15",
+            description: "Tablut on 15x15, 40 attackers against 20 defenders and the king: he escapes to any edge square; encirclement wins.",
+            source: "Tablut enlarged to 15x15, as OpenTafl plays it: the throne is the king's alone and he may not return to it",
+            rules: RuleSet {
+                size: 15,
+                start: TABLUT_15_START.to_owned(),
+                escape: Escape::Edges,
+                king_capture: KingCapture::ThroneFourBesideThree,
+                throne_reentry: false,
+                features: Features {
+                    encirclement: true,
+                    ..Features::BASIC
+                },
+                squares: SpecialSquares::classic(KingCapture::ThroneFourBesideThree, true),
+                ..shared()
+            },
+            tuning: PresetTuning {
+                even_score: TABLUT_15_EVEN,
+                win_chance_scale: TABLUT_15_SCALE,
+                book: include_str!("../../openings/tablut-15x15.txt"),
+                bench: &[],
+            },
+        },
+        Preset {
+            id: "alea-evangelii",
+            name: "Alea Evangelii",
+            description: "The largest historical board, 19x19: the king flees to a block of four corner squares, captured only from four sides; repeating a position three times loses.",
+            source: "Alea Evangelii after the 12th-century manuscript of Corpus Christi College, Oxford (MS 122), in the reconstruction OpenTafl plays",
+            rules: RuleSet {
+                size: 19,
+                start: ALEA_EVANGELII_START.to_owned(),
+                king_capture: KingCapture::FourSides,
+                throne_reentry: false,
+                repetition: Repetition {
+                    occurrence: 3,
+                    outcome: RepetitionOutcome::MoverLoses,
+                },
+                features: Features {
+                    encirclement: true,
+                    ..Features::BASIC
+                },
+                squares: SpecialSquares {
+                    corner_block: 2,
+                    ..SpecialSquares::classic(KingCapture::FourSides, true)
+                },
+                ..shared()
+            },
+            tuning: PresetTuning {
+                even_score: ALEA_EVEN,
+                win_chance_scale: ALEA_SCALE,
+                book: include_str!("../../openings/alea-evangelii.txt"),
+                bench: &[],
+            },
+        },
     ]
 }
 
 /// How many presets there are.
-const COUNT: usize = 7;
+const COUNT: usize = 9;
+
+// The even score and win-chance scale of Tablut 15x15, fitted like the others on
+// self-play games (`branan fit-win-chance`); Alea Evangelii's are Copenhagen's:
+// in its self-play games the defenders won every one, which no curve can fit.
+const TABLUT_15_EVEN: i32 = 1775;
+const TABLUT_15_SCALE: f64 = 528.0;
+const ALEA_EVEN: i32 = 2190;
+const ALEA_SCALE: f64 = 1264.0;
 /// The index of Copenhagen Hnefatafl, hnefatafl.org's 11x11 game.
 const COPENHAGEN: usize = 5;
 

@@ -161,6 +161,8 @@ mod tests {
                 ("tablut-linnaeus", "r-93d91c750199"),
                 ("copenhagen", "r-8abf914933f7"),
                 ("fetlar", "r-36e711e75924"),
+                ("tablut-15x15", "r-01cabd44ef8d"),
+                ("alea-evangelii", "r-82b1a181a83a"),
             ]
         );
         assert_eq!(

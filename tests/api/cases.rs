@@ -109,7 +109,7 @@ pub fn cases() -> Vec<Case> {
                     .iter()
                     .filter_map(|v| v["id"].as_str())
                     .collect();
-                (ids == ["brandubh", "tablut", "tawlbwrdd", "brandubh-classic", "tablut-linnaeus", "copenhagen", "fetlar"])
+                (ids == ["brandubh", "tablut", "tawlbwrdd", "brandubh-classic", "tablut-linnaeus", "copenhagen", "fetlar", "tablut-15x15", "alea-evangelii"])
                     .then_some(())
                     .ok_or(format!("ids {ids:?}"))
             }),

@@ -65,7 +65,7 @@ fn a_presets_own_rules_behave_exactly_as_the_preset() {
     let server = start();
     let (_, list) = get(&server, "/v1/variants", &[]);
     let variants = list["variants"].as_array().expect("variants").clone();
-    assert_eq!(variants.len(), 7);
+    assert_eq!(variants.len(), 9);
     let mut strings = 0;
     for v in &variants {
         let id = v["id"].as_str().unwrap();

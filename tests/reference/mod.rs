@@ -30,6 +30,9 @@ pub struct Rules {
     pub size: usize,
     /// The king escapes to a corner (else to any edge square).
     pub corners: bool,
+    /// The side of the block of corner squares in each corner (1: the corner
+    /// square alone; Alea Evangelii's 2: four squares).
+    pub corner_block: usize,
     pub king: KingRule,
     /// The king may stop on the throne again.
     pub reentry: bool,
@@ -123,11 +126,12 @@ pub const CLASSIC_MOVES: Moves = Moves {
     forts: [NO_FORT; 2],
 };
 
-pub const RULES: [Rules; 7] = [
+pub const RULES: [Rules; 9] = [
     Rules {
         id: "brandubh",
         size: 7,
         corners: true,
+        corner_block: 1,
         king: KingRule::Weak,
         reentry: true,
         repetition_at: 3,
@@ -157,6 +161,7 @@ pub const RULES: [Rules; 7] = [
         id: "tablut",
         size: 9,
         corners: false,
+        corner_block: 1,
         king: KingRule::FourThreeTwo,
         reentry: true,
         repetition_at: 3,
@@ -186,6 +191,7 @@ pub const RULES: [Rules; 7] = [
         id: "tawlbwrdd",
         size: 11,
         corners: false,
+        corner_block: 1,
         king: KingRule::FourThreeTwo,
         reentry: false,
         repetition_at: 2,
@@ -215,6 +221,7 @@ pub const RULES: [Rules; 7] = [
         id: "brandubh-classic",
         size: 7,
         corners: true,
+        corner_block: 1,
         king: KingRule::FourOrTwo,
         reentry: true,
         repetition_at: 3,
@@ -244,6 +251,7 @@ pub const RULES: [Rules; 7] = [
         id: "tablut-linnaeus",
         size: 9,
         corners: false,
+        corner_block: 1,
         king: KingRule::FourThreeTwo,
         reentry: false,
         repetition_at: 2,
@@ -273,6 +281,7 @@ pub const RULES: [Rules; 7] = [
         id: "copenhagen",
         size: 11,
         corners: true,
+        corner_block: 1,
         king: KingRule::Four,
         reentry: true,
         repetition_at: 3,
@@ -302,10 +311,71 @@ pub const RULES: [Rules; 7] = [
         id: "fetlar",
         size: 11,
         corners: true,
+        corner_block: 1,
         king: KingRule::Four,
         reentry: true,
         repetition_at: 3,
         repetition_loses: false,
+        no_capture_limit: None,
+        stalemate_loses: true,
+        attackers_eliminated: false,
+        shieldwall: false,
+        forts: false,
+        encirclement: true,
+        repetition_defenders_lose: false,
+        king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
+        throne: true,
+        linnaean: false,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
+    },
+    Rules {
+        id: "tablut-15x15",
+        size: 15,
+        corners: false,
+        corner_block: 1,
+        king: KingRule::FourThreeTwo,
+        reentry: false,
+        repetition_at: 3,
+        repetition_loses: false,
+        no_capture_limit: None,
+        stalemate_loses: true,
+        attackers_eliminated: false,
+        shieldwall: false,
+        forts: false,
+        encirclement: true,
+        repetition_defenders_lose: false,
+        king_armed: true,
+        king_hammer_only: false,
+        king_anvil_only: false,
+        shieldwall_any_move: false,
+        shieldwall_no_corners: false,
+        repetition_wins: false,
+        repetition_ignored: false,
+        throne: true,
+        linnaean: false,
+        empty_throne: [true, true, true],
+        occupied_throne: [true, false, false],
+        corner_hostile: [true, true, true],
+        moves: CLASSIC_MOVES,
+    },
+    Rules {
+        id: "alea-evangelii",
+        size: 19,
+        corners: true,
+        corner_block: 2,
+        king: KingRule::Four,
+        reentry: false,
+        repetition_at: 3,
+        repetition_loses: true,
         no_capture_limit: None,
         stalemate_loses: true,
         attackers_eliminated: false,
@@ -434,6 +504,13 @@ pub fn from_object(o: &serde_json::Value) -> Result<(&'static Rules, String), St
     let rules = Rules {
         moves,
         throne,
+        corner_block: match o.get("corner_block") {
+            None => 1,
+            Some(v) => v
+                .as_u64()
+                .filter(|b| (1..=2).contains(b))
+                .ok_or("corner_block is not 1 or 2")? as usize,
+        },
         linnaean: match o.get("linnaean_capture") {
             None => false,
             Some(v) => v.as_bool().ok_or("linnaean_capture is not a boolean")?,
@@ -549,6 +626,15 @@ fn moves_of(o: &serde_json::Value) -> Result<Moves, String> {
 
 /// The start positions, written out again from docs/rules.md.
 pub fn start(id: &str) -> &'static str {
+    match id {
+        "tablut-15x15" => {
+            return "5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5 a 0";
+        }
+        "alea-evangelii" => {
+            return "2t2t7t2t2/19/t4t7t4t/7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/4T2T1T1T2T4/3t2T1TKT1T2t3/4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/7t1t1t7/t4t7t4t/19/2t2t7t2t2 a 0";
+        }
+        _ => {}
+    }
     if rules(id).corners && rules(id).size == 11 {
         return "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0";
     }
@@ -699,8 +785,9 @@ impl Pos {
     }
 
     fn is_corner(&self, sq: (usize, usize)) -> bool {
-        let last = self.n() - 1;
-        (sq.0 == 0 || sq.0 == last) && (sq.1 == 0 || sq.1 == last)
+        let (n, b) = (self.n(), self.rules.corner_block);
+        let near = |x: usize| x < b || x >= n - b;
+        near(sq.0) && near(sq.1)
     }
 
     fn on_edge(&self, sq: (usize, usize)) -> bool {

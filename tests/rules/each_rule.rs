@@ -492,6 +492,8 @@ fn king_capture_modes_are_those_of_the_table() {
             ("tablut-linnaeus", KingCapture::ThroneFourBesideThree),
             ("copenhagen", KingCapture::FourSides),
             ("fetlar", KingCapture::FourSides),
+            ("tablut-15x15", KingCapture::ThroneFourBesideThree),
+            ("alea-evangelii", KingCapture::FourSides),
         ]
     );
 }

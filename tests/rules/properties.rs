@@ -34,7 +34,7 @@ struct RandomBoard {
     preset: usize,
     density: u8,
     cells: Vec<u8>,
-    king: Option<u8>,
+    king: Option<u16>,
     defenders_to_move: bool,
     counter: u32,
 }
@@ -45,10 +45,11 @@ fn counters() -> impl Strategy<Value = u32> {
 
 fn random_board() -> impl Strategy<Value = RandomBoard> {
     (
-        0usize..7,
+        0usize..reference::RULES.len(),
         0u8..=100,
-        proptest::collection::vec(any::<u8>(), 121),
-        proptest::option::weighted(0.9, 0u8..121),
+        // Enough cells for the largest board.
+        proptest::collection::vec(any::<u8>(), 361),
+        proptest::option::weighted(0.9, 0u16..361),
         any::<bool>(),
         counters(),
     )
@@ -69,12 +70,12 @@ impl RandomBoard {
     fn to_reference(&self) -> reference::Pos {
         let r = &reference::RULES[self.preset];
         let n = r.size;
-        let last = n - 1;
+        let near = |x: usize| x < r.corner_block || x >= n - r.corner_block;
         let mut board = vec![vec!['.'; n]; n];
         for rank in 0..n {
             for file in 0..n {
                 let throne = file == n / 2 && rank == n / 2;
-                let corner = (file == 0 || file == last) && (rank == 0 || rank == last);
+                let corner = near(file) && near(rank);
                 if throne || (r.corners && corner) {
                     continue;
                 }
@@ -482,7 +483,7 @@ proptest! {
 
     /// (c)+(d) Random games from the start of every preset.
     #[test]
-    fn games_from_the_start_agree(preset in 0usize..7, seed in any::<u64>(), plies in 0usize..150, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
+    fn games_from_the_start_agree(preset in 0usize..reference::RULES.len(), seed in any::<u64>(), plies in 0usize..150, shuffle in prop_oneof![Just(0u8), 30u8..=100]) {
         let id = reference::RULES[preset].id;
         agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
     }
@@ -554,7 +555,7 @@ fn random_games_reach_every_ending() {
     use std::collections::BTreeMap;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut seen: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-    for i in 0..1200u64 {
+    for i in 0..1600u64 {
         let b = random_board()
             .new_tree(&mut runner)
             .expect("tree")
@@ -624,7 +625,7 @@ proptest! {
     /// counting for repetition (shuffling games put repetitions within reach of the
     /// perft tree).
     #[test]
-    fn perft_with_history_agrees(preset in 0usize..7, seed in any::<u64>(), plies in 0usize..40, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
+    fn perft_with_history_agrees(preset in 0usize..reference::RULES.len(), seed in any::<u64>(), plies in 0usize..40, shuffle in prop_oneof![Just(0u8), 60u8..=100]) {
         let id = reference::RULES[preset].id;
         let mut played = agree_along_a_game(reference::Pos::start(id), seed, plies, shuffle)?;
         let depth = if reference::RULES[preset].size == 7 { 3 } else { 2 };

@@ -1282,6 +1282,58 @@ fn the_page_plays_and_analyses_in_chromium() {
     }
     select("lang", "en");
 
+    // The largest board on a phone: all of its 19x19 squares in view, each wide
+    // enough to read and tap, and a move played by tapping two squares. Alea
+    // Evangelii's rules in words name its blocks of corner squares.
+    b.resize(390, 844);
+    b.click("#tab-analyse");
+    b.wait(
+        "the analysis",
+        "document.body.dataset.mode === 'analyse'",
+        long,
+    );
+    select("variant", "alea-evangelii");
+    b.wait(
+        "alea-evangelii",
+        "document.getElementById('board').dataset.variant === 'alea-evangelii'",
+        long,
+    );
+    in_view(&b, "board", "19x19 on a phone");
+    let side = b.js(
+        "const r = document.querySelector(\"#board rect[data-square='j10']\").getBoundingClientRect(); return Math.min(r.width, r.height);",
+    );
+    // 390 px hold the evaluation bar, the coordinates and 19 squares of about
+    // 17.5 px: the board takes the whole width it can.
+    assert!(
+        side.as_f64().unwrap_or(0.0) >= 17.0,
+        "a 19x19 square on a phone is {side} px"
+    );
+    b.click("#rules-open");
+    let rules = b.js("return document.getElementById('rules-list').textContent;");
+    b.click("#rules-close");
+    assert!(
+        rules
+            .as_str()
+            .unwrap_or_default()
+            .contains("block of 2×2 squares"),
+        "{rules}"
+    );
+    b.click("#board rect[data-square='c1']");
+    b.wait(
+        "the legal targets on 19x19",
+        "document.querySelector(\"#board rect[data-square='c5']\").classList.contains('target')",
+        long,
+    );
+    b.click("#board rect[data-square='c5']");
+    b.wait(
+        "the move on 19x19",
+        "document.getElementById('movelist').dataset.moves.split(',').includes('c1-c5')",
+        long,
+    );
+    in_view(&b, "board", "after a move on 19x19 on a phone");
+    b.screenshot(&shots.join("alea-phone.png"));
+    b.resize(1280, 800);
+
     // The JavaScript examples of the README and the docs, run in the page.
     let examples = js_examples();
     assert!(examples.len() >= 2, "{} examples", examples.len());

@@ -204,7 +204,7 @@ pub fn matches(req: &HttpRequest, tag: &str) -> bool {
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json",
          examples(("unknown_variant" = (summary = "GET /v1/board.svg?variant=chess", value = json!({
             "type": "/problems/unknown-variant", "title": "Unknown variant", "status": 404,
-            "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar)",
+            "detail": "unknown variant \"chess\" (one of: brandubh, tablut, tawlbwrdd, brandubh-classic, tablut-linnaeus, copenhagen, fetlar, tablut-15x15, alea-evangelii)",
             "field": "variant"
          }))))),
         (status = 422, description = "A position or move the rules refuse, a size out of range or too many arrows", body = Problem, content_type = "application/problem+json",

@@ -15,7 +15,8 @@ const CACHE: &str = "public, max-age=3600";
 /// List the presets
 ///
 /// Every preset branan plays (`brandubh`, `tablut`, `tawlbwrdd`,
-/// `brandubh-classic`, `tablut-linnaeus`) with its board size, start position and
+/// `brandubh-classic`, `tablut-linnaeus`, `copenhagen`, `fetlar`, `tablut-15x15`,
+/// `alea-evangelii`) with its board size, start position and
 /// rules: escape squares, king-capture mode, throne re-entry, repetition rule,
 /// no-capture limit, no-legal-move rule and the attackers-eliminated rule.
 #[utoipa::path(

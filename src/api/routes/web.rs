@@ -190,6 +190,8 @@ mod tests {
             "variant.tablut",
             "variant.tawlbwrdd",
             "variant.tablut-linnaeus",
+            "variant.tablut-15x15",
+            "variant.alea-evangelii",
         ];
         let dicts = dictionaries();
         let english = &dicts["en"];

@@ -539,6 +539,7 @@ function rulesInWords(v) {
   }
   out.push(sentence(`escape.${v.escape}`));
   if (v.escape === "corners") {
+    if (v.corner_block > 1) out.push(sentence("rule.corner_block", { n: v.corner_block }));
     const stop = whoOf(v.corners_stoppable, ["attackers", "defenders"]);
     if (stop.length) out.push(sentence("rule.corners_stoppable", { who: list(stop) }));
   }
