@@ -406,6 +406,12 @@ impl AnyVariant {
         &ALL
     }
 
+    /// Every preset's id and tuning, in the table's order, without building
+    /// any: what a caller that needs no rules (the benchmark's list) reads.
+    pub fn preset_tunings() -> impl Iterator<Item = (&'static str, &'static PresetTuning)> {
+        TABLE.iter().map(|p| (p.id, &p.tuning))
+    }
+
     /// The preset of this id.
     ///
     /// ```

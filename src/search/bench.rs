@@ -12,12 +12,10 @@ use super::{Limits, Searcher};
 /// `(preset, position, depth)`: the positions of every preset's
 /// [`bench`](crate::rules::PresetTuning::bench), in the table's order.
 pub fn positions() -> Vec<(&'static str, &'static str, u32)> {
-    AnyVariant::presets()
-        .iter()
-        .flat_map(|v| {
-            let bench = v.tuning().map_or(&[][..], |t| t.bench);
-            bench.iter().map(|&(text, depth)| (v.id(), text, depth))
-        })
+    // Only the presets with positions are built, by the run: building a board's
+    // tables is not the search's work.
+    AnyVariant::preset_tunings()
+        .flat_map(|(id, t)| t.bench.iter().map(move |&(text, depth)| (id, text, depth)))
         .collect()
 }
 
