@@ -168,9 +168,25 @@ impl Browser {
             .to_owned()
     }
 
+    /// Clicks the element; found again if the page redrew it between the finding
+    /// and the click (the board is redrawn as a streamed analysis deepens).
     fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.post(&format!("/element/{id}/click"), json!({}));
+        for _ in 0..20 {
+            let id = self.find(css);
+            let url = format!("{}/session/{}/element/{id}/click", self.base, self.session);
+            match self.agent.post(&url).send_json(json!({})) {
+                Ok(_) => return,
+                Err(ureq::Error::Status(404, r)) => {
+                    let text = r.into_string().unwrap_or_default();
+                    assert!(
+                        text.contains("stale element"),
+                        "WebDriver click {css}: {text}"
+                    );
+                }
+                Err(e) => panic!("WebDriver click {css}: {e}"),
+            }
+        }
+        panic!("{css} was redrawn before every click");
     }
 
     /// Focuses the element as the keyboard does and presses Enter on it.
